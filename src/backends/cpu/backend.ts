@@ -1,0 +1,89 @@
+import type { Params } from '../../params/schema.ts';
+import { deriveConstants, type RuleConstants } from '../../rules/constants.ts';
+import { UniformGrid } from '../../spatial/grid.ts';
+import { type FlockState, PREDATOR } from '../../state/layout.ts';
+import type { StepTiming, SyncBackend } from '../types.ts';
+import { createScratch, type KernelScratch, stepRange } from './kernel.ts';
+
+const now = () => performance.now();
+
+/** Grid settings for a parameter set (shared by every CPU-side backend). */
+export function gridConfigFor(params: Params, c: RuleConstants, capacity: number) {
+  return {
+    size: c.size,
+    wrap: c.boundary === 1,
+    dimensions: params.dimensions,
+    radius: c.preyReach,
+    capacity,
+    order: params.spatial.cellOrder,
+    allPairs: params.spatial.search === 'naive',
+  } as const;
+}
+
+/** True when any live predator is in the front half. */
+export function hasPredators(state: FlockState): boolean {
+  const h = state.front;
+  for (let i = 0; i < state.count; i++) if (h.kind[i] === PREDATOR && h.alive[i]) return true;
+  return false;
+}
+
+/**
+ * The single-thread reference backend. One step: build the grid over the front half (dead
+ * agents drop out), scatter the agents into cell order in the back half (which then becomes the
+ * front: the same state, reordered), and run the fused kernel from it into the other half.
+ */
+export class CpuBackend implements SyncBackend {
+  readonly name = 'cpu' as const;
+  private params: Params | null = null;
+  private c: RuleConstants | null = null;
+  private predators = false;
+  private readonly grid = new UniformGrid();
+  private scratch: KernelScratch | null = null;
+  private timing: StepTiming = { grid: 0, neighbours: 0, total: 0 };
+
+  configure(params: Params, state: FlockState): void {
+    this.params = params;
+    this.predators = hasPredators(state);
+    this.prepare(state);
+  }
+
+  private prepare(state: FlockState): void {
+    const p = this.params!;
+    this.c = deriveConstants(p, this.predators);
+    this.grid.configure(gridConfigFor(p, this.c, state.capacity));
+    this.scratch = createScratch(this.c, this.grid);
+  }
+
+  stepSync(state: FlockState, n: number): void {
+    if (!this.params) throw new Error('CpuBackend: configure() before step()');
+    for (let k = 0; k < n; k++) {
+      const t0 = now();
+      // predators can all die: then prey no longer need to scan the flee radius
+      if (this.predators && !hasPredators(state)) {
+        this.predators = false;
+        this.prepare(state);
+      }
+      const c = this.c!;
+      const inGrid = this.grid.build(state.front, state.count);
+      this.grid.scatter(state.front, state.back, state.count);
+      state.current = (state.current ^ 1) as 0 | 1;
+      state.count = inGrid;
+      const t1 = now();
+      stepRange(c, this.grid, state.front, state.back, 0, inGrid, this.scratch!);
+      state.current = (state.current ^ 1) as 0 | 1;
+      state.stepCount = state.stepCount + 1;
+      const t2 = now();
+      this.timing = { grid: t1 - t0, neighbours: t2 - t1, total: t2 - t0 };
+    }
+  }
+
+  async step(state: FlockState, n: number): Promise<void> {
+    this.stepSync(state, n);
+  }
+
+  lastTiming(): StepTiming {
+    return this.timing;
+  }
+
+  async dispose(): Promise<void> {}
+}

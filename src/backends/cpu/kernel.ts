@@ -1,0 +1,317 @@
+import { applyBoundary } from '../../rules/boundary.ts';
+import type { RuleConstants } from '../../rules/constants.ts';
+import { repelFromLine, offsetFromLine } from '../../rules/laser.ts';
+import { avoidObstacles, resolveObstacleCollision } from '../../rules/obstacles.ts';
+import { allocateByPriority, clampSpeedAt, normalizeAt, steerAt, truncateAt } from '../../rules/steer.ts';
+import type { UniformGrid } from '../../spatial/grid.ts';
+import { type Half, PREY } from '../../state/layout.ts';
+
+// Offsets of the rule vectors in the per-thread scratch array.
+const SEP = 0;
+const ALI = 3;
+const COH = 6;
+const FLEE = 9;
+const AVOID = 12;
+const REPEL = 15;
+const ACC = 18;
+const S = 21; // new state: px py pz vx vy vz
+const PRIORITY = [AVOID, REPEL, FLEE, SEP, ALI, COH];
+const WEIGHTED = [SEP, ALI, COH, FLEE, AVOID, REPEL];
+
+/** Deterministic direction used to separate two agents at the same point (antisymmetric in ids). */
+const COINCIDENT_EPS = 1e-4;
+const U3 = [0.6, 0.64, 0.48];
+const U2 = [0.6, 0.8, 0];
+
+/** Per-thread scratch: allocated once, reused every step. */
+export interface KernelScratch {
+  /** [start, end) pairs of the cells in reach of the current agent. */
+  ranges: Int32Array;
+  /** Rule vectors and the new state (see the offsets above). */
+  v: Float64Array;
+  /** Reach in cells per axis: prey x y z, then predators x y z. */
+  reach: Int32Array;
+}
+
+/**
+ * Scratch for one thread, sized for this grid and these constants. Call again (outside the
+ * step) whenever either is reconfigured.
+ */
+export function createScratch(c: RuleConstants, grid: UniformGrid): KernelScratch {
+  const k = (r: number, a: number) =>
+    a === 2 && grid.dimensions === 2 ? 0 : Number.isFinite(r) && r > 0 ? Math.ceil(r / grid.cell[a] - 1e-9) : 0;
+  const vision = Math.max(c.predVision, Math.sqrt(c.killR2));
+  const reach = Int32Array.of(k(c.preyReach, 0), k(c.preyReach, 1), k(c.preyReach, 2), k(vision, 0), k(vision, 1), k(vision, 2));
+  const maxRanges = Math.max(grid.maxRanges(reach[0], reach[1], reach[2]), grid.maxRanges(reach[3], reach[4], reach[5]));
+  return { ranges: new Int32Array(2 * Math.max(1, maxRanges)), v: new Float64Array(32), reach };
+}
+
+function falloff(code: number, d2: number): number {
+  return code === 0 ? 1 : code === 1 ? 1 / Math.sqrt(d2) : 1 / d2;
+}
+
+/**
+ * The fused step for sorted agents [begin, end): each neighbour candidate is read once and
+ * feeds every rule; then combine, clamp, integrate, collide, apply the boundary, and write the
+ * next state into `dst` at the same index. Reads only `src` (the previous state in cell order),
+ * so any split of the range across threads gives the same bytes.
+ */
+export function stepRange(
+  c: RuleConstants,
+  grid: UniformGrid,
+  src: Half,
+  dst: Half,
+  begin: number,
+  end: number,
+  scratch: KernelScratch,
+): void {
+  const { px, py, pz, vx, vy, vz, id, kind } = src;
+  const { ranges, v: s, reach } = scratch;
+  const Lx = c.size[0];
+  const Ly = c.size[1];
+  const Lz = c.size[2];
+  const hx = Lx / 2;
+  const hy = Ly / 2;
+  const hz = Lz / 2;
+  const wrap = c.boundary === 1;
+  const dims2 = c.dims === 2;
+  const U = dims2 ? U2 : U3;
+  const preyReach2 = c.preyReach * c.preyReach;
+  const { sepR2, aliR2, cohR2, fleeR2, killR2, predVisionR2, fovCos } = c;
+  const useFov = fovCos > -1;
+  const nx = grid.n[0];
+  const ny = grid.n[1];
+  let lastCell = -1;
+  let lastKind = -1;
+  let nr = 0;
+
+  for (let i = begin; i < end; i++) {
+    const xi = px[i];
+    const yi = py[i];
+    const zi = pz[i];
+    const uxi = vx[i];
+    const uyi = vy[i];
+    const uzi = vz[i];
+    const ki = kind[i];
+    const cx = grid.coord(0, xi);
+    const cy = grid.coord(1, yi);
+    const cz = grid.coord(2, zi);
+    const cell = cx + nx * (cy + ny * cz);
+    if (cell !== lastCell || ki !== lastKind) {
+      nr =
+        ki === PREY
+          ? grid.cellRanges(cx, cy, cz, reach[0], reach[1], reach[2], ranges)
+          : grid.cellRanges(cx, cy, cz, reach[3], reach[4], reach[5], ranges);
+      lastCell = cell;
+      lastKind = ki;
+    }
+
+    let sx = 0, sy = 0, sz = 0, sn = 0; // separation
+    let ax = 0, ay = 0, az = 0, an = 0; // alignment
+    let qx = 0, qy = 0, qz = 0, qn = 0; // cohesion (or predator chase)
+    let fx = 0, fy = 0, fz = 0, fn = 0; // flee
+    let killed = false;
+    const speedI = Math.sqrt(uxi * uxi + uyi * uyi + uzi * uzi);
+    const idI = id[i];
+
+    if (ki === PREY) {
+      for (let r = 0; r < nr; r++) {
+        const e = ranges[2 * r + 1];
+        for (let j = ranges[2 * r]; j < e; j++) {
+          if (j === i) continue;
+          let dx = px[j] - xi;
+          let dy = py[j] - yi;
+          let dz = pz[j] - zi;
+          if (wrap) {
+            if (dx > hx) dx -= Lx;
+            else if (dx < -hx) dx += Lx;
+            if (dy > hy) dy -= Ly;
+            else if (dy < -hy) dy += Ly;
+            if (dz > hz) dz -= Lz;
+            else if (dz < -hz) dz += Lz;
+          }
+          let d2 = dx * dx + dy * dy + dz * dz;
+          if (d2 >= preyReach2) continue;
+          if (kind[j] !== PREY) {
+            if (d2 < fleeR2 && d2 > 0) {
+              const f = 1 / Math.sqrt(d2);
+              fx -= dx * f;
+              fy -= dy * f;
+              fz -= dz * f;
+              fn++;
+            }
+            if (d2 < killR2) killed = true;
+            continue;
+          }
+          if (d2 === 0) {
+            const sgn = idI < id[j] ? COINCIDENT_EPS : -COINCIDENT_EPS;
+            dx = U[0] * sgn;
+            dy = U[1] * sgn;
+            dz = U[2] * sgn;
+            d2 = COINCIDENT_EPS * COINCIDENT_EPS;
+          }
+          if (useFov && speedI > 0 && dx * uxi + dy * uyi + dz * uzi < fovCos * Math.sqrt(d2) * speedI) continue;
+          if (d2 < sepR2) {
+            const w = falloff(c.sepFall, d2);
+            sx -= dx * w;
+            sy -= dy * w;
+            sz -= dz * w;
+            sn++;
+          }
+          if (d2 < aliR2) {
+            const w = falloff(c.aliFall, d2);
+            ax += vx[j] * w;
+            ay += vy[j] * w;
+            az += vz[j] * w;
+            an++;
+          }
+          if (d2 < cohR2) {
+            const w = falloff(c.cohFall, d2);
+            qx += dx * w;
+            qy += dy * w;
+            qz += dz * w;
+            qn++;
+          }
+        }
+      }
+    } else {
+      for (let r = 0; r < nr; r++) {
+        const e = ranges[2 * r + 1];
+        for (let j = ranges[2 * r]; j < e; j++) {
+          if (kind[j] !== PREY) continue;
+          let dx = px[j] - xi;
+          let dy = py[j] - yi;
+          let dz = pz[j] - zi;
+          if (wrap) {
+            if (dx > hx) dx -= Lx;
+            else if (dx < -hx) dx += Lx;
+            if (dy > hy) dy -= Ly;
+            else if (dy < -hy) dy += Ly;
+            if (dz > hz) dz -= Lz;
+            else if (dz < -hz) dz += Lz;
+          }
+          if (dx * dx + dy * dy + dz * dz < predVisionR2) {
+            qx += dx;
+            qy += dy;
+            qz += dz;
+            qn++;
+          }
+        }
+      }
+    }
+
+    // --- rule vectors -------------------------------------------------------------------
+    s.fill(0, 0, ACC + 3);
+    if (c.nObstacles > 0) avoidObstacles(c, xi, yi, zi, uxi, uyi, uzi, s, AVOID);
+    let maxSpeed: number;
+    let minSpeed: number;
+    if (ki === PREY) {
+      maxSpeed = c.maxSpeed;
+      minSpeed = c.minSpeed;
+      if (sn > 0) setRule(s, SEP, sx / sn, sy / sn, sz / sn, c.sepNorm, c, uxi, uyi, uzi, c.sepW);
+      if (an > 0) {
+        s[ALI] = ax / an;
+        s[ALI + 1] = ay / an;
+        s[ALI + 2] = az / an;
+        if (c.reynolds) {
+          steerAt(s, ALI, c.aliNorm, c.maxSpeed, uxi, uyi, uzi, c.maxForce);
+        } else {
+          if (c.aliNorm) normalizeAt(s, ALI);
+          if (c.aliRelative) {
+            s[ALI] -= uxi;
+            s[ALI + 1] -= uyi;
+            s[ALI + 2] -= uzi;
+          }
+        }
+        scaleAt(s, ALI, c.aliW);
+      }
+      if (qn > 0) setRule(s, COH, qx / qn, qy / qn, qz / qn, c.cohNorm, c, uxi, uyi, uzi, c.cohW);
+      if (fn > 0) setRule(s, FLEE, fx / fn, fy / fn, fz / fn, c.reynolds, c, uxi, uyi, uzi, c.fleeW);
+      if (c.laser) repelFromLine(c, xi, yi, zi, s, REPEL);
+      if (dims2) for (let o = 2; o < ACC; o += 3) s[o] = 0;
+      if (c.priority) allocateByPriority(s, PRIORITY, c.maxAccel, ACC);
+      else {
+        for (let w = 0; w < WEIGHTED.length; w++) {
+          const o = WEIGHTED[w];
+          s[ACC] += s[o];
+          s[ACC + 1] += s[o + 1];
+          s[ACC + 2] += s[o + 2];
+        }
+        truncateAt(s, ACC, c.maxAccel);
+      }
+    } else {
+      maxSpeed = c.predSpeed;
+      minSpeed = Math.min(c.minSpeed, c.predSpeed);
+      // chase the centre of the prey in sight (confusion effect), else cruise on
+      if (qn > 0) {
+        s[COH] = qx / qn;
+        s[COH + 1] = qy / qn;
+        s[COH + 2] = qz / qn;
+      } else {
+        s[COH] = speedI > 0 ? uxi : 1;
+        s[COH + 1] = speedI > 0 ? uyi : 0;
+        s[COH + 2] = speedI > 0 ? uzi : 0;
+      }
+      if (dims2) s[COH + 2] = 0;
+      steerAt(s, COH, true, c.predSpeed, uxi, uyi, uzi, c.predAccel);
+      s[ACC] = s[COH] + s[AVOID];
+      s[ACC + 1] = s[COH + 1] + s[AVOID + 1];
+      s[ACC + 2] = dims2 ? 0 : s[COH + 2] + s[AVOID + 2];
+      truncateAt(s, ACC, c.predAccel);
+      if (c.laser && offsetFromLine(c, xi, yi, zi, s, REPEL) < c.laserKill2) killed = true;
+    }
+
+    // --- integrate ----------------------------------------------------------------------
+    const dt = c.dt;
+    s[S + 3] = uxi + s[ACC] * dt;
+    s[S + 4] = uyi + s[ACC + 1] * dt;
+    s[S + 5] = dims2 ? 0 : uzi + s[ACC + 2] * dt;
+    if (speedI > 0) clampSpeedAt(s, S + 3, minSpeed, maxSpeed, uxi, uyi, uzi);
+    else clampSpeedAt(s, S + 3, minSpeed, maxSpeed, U[0], U[1], U[2]);
+    s[S] = xi + s[S + 3] * dt;
+    s[S + 1] = yi + s[S + 4] * dt;
+    s[S + 2] = zi + s[S + 5] * dt;
+    applyBoundary(c, 0, s, S);
+    applyBoundary(c, 1, s, S);
+    if (!dims2) applyBoundary(c, 2, s, S);
+    if (c.nObstacles > 0) resolveObstacleCollision(c, xi, yi, zi, s, S);
+
+    dst.px[i] = s[S];
+    dst.py[i] = s[S + 1];
+    dst.pz[i] = s[S + 2];
+    dst.vx[i] = s[S + 3];
+    dst.vy[i] = s[S + 4];
+    dst.vz[i] = s[S + 5];
+    dst.id[i] = idI;
+    dst.kind[i] = ki;
+    dst.alive[i] = killed ? 0 : 1;
+  }
+}
+
+function scaleAt(s: Float64Array, o: number, w: number): void {
+  s[o] *= w;
+  s[o + 1] *= w;
+  s[o + 2] *= w;
+}
+
+/** Set one averaged rule vector: direct (optionally unit) or Reynolds steering; then weight it. */
+function setRule(
+  s: Float64Array,
+  o: number,
+  x: number,
+  y: number,
+  z: number,
+  norm: boolean,
+  c: RuleConstants,
+  vx: number,
+  vy: number,
+  vz: number,
+  w: number,
+): void {
+  s[o] = x;
+  s[o + 1] = y;
+  s[o + 2] = z;
+  if (c.reynolds) steerAt(s, o, norm, c.maxSpeed, vx, vy, vz, c.maxForce);
+  else if (norm) normalizeAt(s, o);
+  scaleAt(s, o, w);
+}

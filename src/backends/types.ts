@@ -1,0 +1,33 @@
+import type { Params } from '../params/schema.ts';
+import type { FlockState } from '../state/layout.ts';
+
+/** Names of the backends. */
+export type BackendName = 'cpu' | 'workers' | 'webgpu';
+
+/** Time spent in the phases of the last step, in milliseconds (where the backend can tell). */
+export interface StepTiming {
+  grid: number;
+  neighbours: number;
+  total: number;
+}
+
+/**
+ * What every backend implements. All backends read and write the one state layout
+ * ({@link FlockState}); parameters arrive validated and apply from the next step.
+ */
+export interface Backend {
+  readonly name: BackendName;
+  /** Use these parameters from the next step on. */
+  configure(params: Params, state: FlockState): void;
+  /** Advance `n` steps. Resolves when the state's front half holds the result. */
+  step(state: FlockState, n: number): Promise<void>;
+  /** Timing of the last step. */
+  lastTiming(): StepTiming;
+  /** Release threads, devices and buffers. */
+  dispose(): Promise<void>;
+}
+
+/** A backend that can also step synchronously (the single-thread reference). */
+export interface SyncBackend extends Backend {
+  stepSync(state: FlockState, n: number): void;
+}

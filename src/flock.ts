@@ -1,0 +1,307 @@
+import { CpuBackend } from './backends/cpu/backend.ts';
+import type { Backend, BackendName, StepTiming, SyncBackend } from './backends/types.ts';
+import { computeMetrics, type Metrics } from './metrics/metrics.ts';
+import { getPreset, type PresetName, presets } from './params/presets.ts';
+import type { Params, ParamsOverride } from './params/schema.ts';
+import { mergeOverrides, ParamError, resolveParams, suggest } from './params/validate.ts';
+import { fields, getPath } from './params/walk.ts';
+import { hashHalf } from './state/checksum.ts';
+import { SPARE_SLOTS, seedAgents } from './state/init.ts';
+import { FIELDS, FlockState, PREDATOR } from './state/layout.ts';
+import { decodeSnapshot, encodeSnapshot } from './state/snapshot.ts';
+
+/** Options of {@link createFlock}: engine options plus any parameter overrides at the top level. */
+export interface FlockOptions extends ParamsOverride {
+  /** Start from this preset (then apply the overrides). */
+  preset?: PresetName;
+  /** Parameter overrides, nested by group (merged under the top-level ones). */
+  params?: ParamsOverride;
+  /** Which backend steps the flock. Default `cpu`. */
+  backend?: BackendName;
+  /** Worker threads (workers backend). */
+  threads?: number;
+  /** Kernel implementation (cpu and workers backends). */
+  kernel?: 'js' | 'wasm' | 'auto';
+  /** Put the state in a SharedArrayBuffer (implied by `workers`). */
+  shared?: boolean;
+}
+
+const ENGINE_KEYS = new Set(['preset', 'params', 'backend', 'threads', 'kernel', 'shared']);
+
+/** Resolve preset + overrides into a validated parameter set; every problem reported at once. */
+export function paramsFromOptions(options: FlockOptions = {}): Params {
+  const issues = [];
+  let base: ParamsOverride = {};
+  if (options.preset !== undefined) {
+    const p = getPreset(options.preset);
+    if (!p) {
+      const s = suggest(options.preset, Object.keys(presets));
+      issues.push({
+        path: 'preset',
+        value: options.preset,
+        allowed: `one of ${Object.keys(presets).join(', ')}${s ? ` (did you mean "${s}"?)` : ''}`,
+      });
+    } else base = p.params;
+  }
+  const top: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(options)) if (!ENGINE_KEYS.has(k)) top[k] = v;
+  if (issues.length) throw new ParamError(issues);
+  const merged = mergeOverrides(mergeOverrides(base, options.params ?? {}), top as ParamsOverride);
+  return resolveParams(merged);
+}
+
+async function makeBackend(options: FlockOptions): Promise<Backend> {
+  const name = options.backend ?? 'cpu';
+  if (name === 'cpu') return new CpuBackend();
+  if (name === 'workers') {
+    const m = await import('./backends/workers/backend.ts');
+    return m.createWorkersBackend({ threads: options.threads, kernel: options.kernel });
+  }
+  if (name === 'webgpu') {
+    const m = await import('./backends/webgpu/backend.ts');
+    return m.createWebGpuBackend();
+  }
+  throw new ParamError([{ path: 'backend', value: name, allowed: 'one of "cpu", "workers", "webgpu"' }]);
+}
+
+function newState(p: Params, shared: boolean): FlockState {
+  const state = FlockState.create(p.prey + p.predators + SPARE_SLOTS, { shared, dimensions: p.dimensions });
+  seedAgents(state, p);
+  return state;
+}
+
+/** Typed-array views of one field per axis, valid until the next step. */
+export interface Vec3Views {
+  readonly x: Float32Array;
+  readonly y: Float32Array;
+  readonly z: Float32Array;
+}
+
+/**
+ * A flock: one state buffer, its parameters and the backend that steps it. Agents are stored in
+ * cell order, which changes every step; `ids()` tells who is who.
+ */
+export class Flock {
+  readonly backend: BackendName;
+  private _params: Params;
+  private pending: Params | null = null;
+  private _state: FlockState;
+  private readonly impl: Backend;
+  private chain: Promise<void> = Promise.resolve();
+  private disposed = false;
+
+  /** @internal use {@link createFlock}, {@link createFlockSync} or {@link restoreFlock}. */
+  constructor(impl: Backend, state: FlockState, params: Params) {
+    this.impl = impl;
+    this.backend = impl.name;
+    this._state = state;
+    this._params = params;
+    impl.configure(params, state);
+  }
+
+  /** The parameters in force (a validated copy; change them with {@link Flock.set}). */
+  get params(): Readonly<Params> {
+    return this.pending ?? this._params;
+  }
+  /** The state buffer every backend and the viewer read. */
+  get state(): FlockState {
+    return this._state;
+  }
+  /** Agent slots in use (live agents plus those killed in the last step). */
+  get count(): number {
+    return this._state.count;
+  }
+  /** Completed steps. */
+  get stepCount(): number {
+    return this._state.stepCount;
+  }
+
+  /**
+   * Change parameters from the next step on. Validated against the current set; on any problem
+   * nothing changes. Structural fields (agent counts, seed, dimensions) need {@link Flock.reset}.
+   */
+  set(partial: ParamsOverride): void {
+    this.assertLive();
+    const next = resolveParams(partial, this.params as Params);
+    const issues = [];
+    for (const f of fields)
+      if (f.spec.structural && getPath(partial as Record<string, unknown>, f) !== undefined) {
+        const v = getPath(next as unknown as Record<string, unknown>, f);
+        if (v !== getPath(this._params as unknown as Record<string, unknown>, f))
+          issues.push({ path: f.path, value: v, allowed: 'a change through reset(), which rebuilds the flock' });
+      }
+    if (issues.length) throw new ParamError(issues);
+    this.pending = next;
+  }
+
+  /** Rebuild the flock from its seed with (optionally) changed parameters, structural ones included. */
+  async reset(partial: ParamsOverride = {}): Promise<void> {
+    this.assertLive();
+    const next = resolveParams(partial, this.params as Params);
+    await this.chain;
+    this._state = newState(next, this._state.buffer instanceof SharedArrayBuffer);
+    this._params = next;
+    this.pending = null;
+    this.impl.configure(next, this._state);
+  }
+
+  /** Advance n steps (default 1). Steps queue: calls run one after another. */
+  step(n = 1): Promise<void> {
+    this.assertLive();
+    if (!Number.isInteger(n) || n < 0) return Promise.reject(new RangeError(`step(n): n must be a whole number ≥ 0; got ${n}`));
+    const run = async () => {
+      this.applyPending();
+      await this.impl.step(this._state, n);
+    };
+    const p = this.chain.then(run);
+    this.chain = p.catch(() => {});
+    return p;
+  }
+
+  /** Advance n steps synchronously (cpu backend only). */
+  stepSync(n = 1): void {
+    this.assertLive();
+    if (!('stepSync' in this.impl)) throw new Error(`stepSync() needs the cpu backend; this flock uses ${this.backend}`);
+    if (!Number.isInteger(n) || n < 0) throw new RangeError(`stepSync(n): n must be a whole number ≥ 0; got ${n}`);
+    this.applyPending();
+    (this.impl as SyncBackend).stepSync(this._state, n);
+  }
+
+  private applyPending(): void {
+    if (this.pending) {
+      this._params = this.pending;
+      this.pending = null;
+      this.impl.configure(this._params, this._state);
+    }
+  }
+
+  /** Positions of the last completed step (views into the state; valid until the next step). */
+  positions(): Vec3Views {
+    const h = this._state.front;
+    const n = this._state.count;
+    return { x: h.px.subarray(0, n), y: h.py.subarray(0, n), z: h.pz.subarray(0, n) };
+  }
+  /** Velocities of the last completed step (views). */
+  velocities(): Vec3Views {
+    const h = this._state.front;
+    const n = this._state.count;
+    return { x: h.vx.subarray(0, n), y: h.vy.subarray(0, n), z: h.vz.subarray(0, n) };
+  }
+  /** Stable agent ids, slot by slot (view). */
+  ids(): Uint32Array {
+    return this._state.front.id.subarray(0, this._state.count);
+  }
+  /** Kinds (0 prey, 1 predator), slot by slot (view). */
+  kinds(): Uint8Array {
+    return this._state.front.kind.subarray(0, this._state.count);
+  }
+  /** Alive flags (0 = killed in the last step), slot by slot (view). */
+  alive(): Uint8Array {
+    return this._state.front.alive.subarray(0, this._state.count);
+  }
+  /** Copy positions as interleaved x, y, z into `out` (length ≥ 3·count); returns count. */
+  positionsInto(out: Float32Array): number {
+    const h = this._state.front;
+    const n = this._state.count;
+    if (out.length < 3 * n) throw new RangeError(`positionsInto: out needs ${3 * n} floats; has ${out.length}`);
+    for (let i = 0; i < n; i++) {
+      out[3 * i] = h.px[i];
+      out[3 * i + 1] = h.py[i];
+      out[3 * i + 2] = h.pz[i];
+    }
+    return n;
+  }
+
+  /** Order parameters of the last completed step (computed with a grid, never all pairs). */
+  metrics(): Metrics {
+    return computeMetrics(this._state, this._params);
+  }
+
+  /** Timing of the last step, in ms. */
+  timing(): StepTiming {
+    return this.impl.lastTiming();
+  }
+
+  /** CRC-32 over every field of the last completed step: equal runs give equal hashes. */
+  stateHash(): number {
+    return hashHalf(this._state.front as never, this._state.count, FIELDS);
+  }
+
+  /** The last completed step and its parameters, with a checksum (see {@link restoreFlock}). */
+  snapshot(): Uint8Array {
+    return encodeSnapshot(this._state, this._params);
+  }
+
+  /**
+   * Add a predator at (x, y, z) heading along (vx, vy, vz), from the next step on. Returns its
+   * id, or -1 when every spare slot is used.
+   */
+  addPredator(x: number, y: number, z: number, vx = 1, vy = 0, vz = 0): number {
+    this.assertLive();
+    const s = this._state;
+    if (s.count >= s.capacity) return -1;
+    const p = this._params;
+    const clamp = (v: number, L: number) => (Number.isFinite(v) ? Math.min(Math.max(v, 0), L * (1 - 1e-6)) : L / 2);
+    const h = s.front;
+    let maxId = 0;
+    for (let i = 0; i < s.count; i++) if (h.id[i] > maxId) maxId = h.id[i];
+    const i = s.count;
+    const flat = p.dimensions === 2;
+    const l = Math.hypot(vx, vy, flat ? 0 : vz) || 1;
+    h.px[i] = clamp(x, p.world.x);
+    h.py[i] = clamp(y, p.world.y);
+    h.pz[i] = flat ? p.world.z / 2 : clamp(z, p.world.z);
+    h.vx[i] = (vx / l) * p.predator.speed || p.predator.speed;
+    h.vy[i] = (vy / l) * p.predator.speed || 0;
+    h.vz[i] = flat ? 0 : (vz / l) * p.predator.speed || 0;
+    h.id[i] = Math.max(maxId + 1, p.prey + p.predators);
+    h.kind[i] = PREDATOR;
+    h.alive[i] = 1;
+    s.count = i + 1;
+    this.impl.configure(this.pending ?? this._params, s);
+    return h.id[i];
+  }
+
+  /** Stop the backend (threads, GPU device). The flock cannot step afterwards. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    await this.chain;
+    await this.impl.dispose();
+  }
+
+  private assertLive(): void {
+    if (this.disposed) throw new Error('this flock was disposed');
+  }
+}
+
+/** Create a flock on any backend (cpu, workers, webgpu). */
+export async function createFlock(options: FlockOptions = {}): Promise<Flock> {
+  const params = paramsFromOptions(options);
+  const shared = options.shared ?? options.backend === 'workers';
+  const impl = await makeBackend(options);
+  return new Flock(impl, newState(params, shared), params);
+}
+
+/** Create a flock on the single-thread cpu backend, ready to step synchronously. */
+export function createFlockSync(options: Omit<FlockOptions, 'backend'> = {}): Flock {
+  const params = paramsFromOptions(options);
+  return new Flock(new CpuBackend(), newState(params, options.shared ?? false), params);
+}
+
+/** Recreate a flock from {@link Flock.snapshot} bytes. Throws SnapshotError on bad bytes. */
+export async function restoreFlock(
+  bytes: Uint8Array,
+  options: Pick<FlockOptions, 'backend' | 'threads' | 'kernel'> = {},
+): Promise<Flock> {
+  const shared = options.backend === 'workers';
+  const { state, params } = decodeSnapshot(bytes, { shared });
+  return new Flock(await makeBackend(options), state, params);
+}
+
+/** Synchronous {@link restoreFlock} on the cpu backend. */
+export function restoreFlockSync(bytes: Uint8Array): Flock {
+  const { state, params } = decodeSnapshot(bytes);
+  return new Flock(new CpuBackend(), state, params);
+}
+

@@ -1,0 +1,26 @@
+export type { Backend, BackendName, StepTiming } from './backends/types.ts';
+export {
+  createFlock,
+  createFlockSync,
+  Flock,
+  type FlockOptions,
+  paramsFromOptions,
+  restoreFlock,
+  restoreFlockSync,
+  type Vec3Views,
+} from './flock.ts';
+export { computeMetrics, METRIC_KEYS, type Metrics } from './metrics/metrics.ts';
+export { getPreset, type Preset, type PresetName, presets } from './params/presets.ts';
+export { type Params, type ParamsOverride, schema } from './params/schema.ts';
+export type { Sphere } from './params/spec.ts';
+export {
+  defaults,
+  formatIssue,
+  ParamError,
+  type ParamIssue,
+  overrideFromPairs,
+  resolveParams,
+} from './params/validate.ts';
+export { type FieldEntry, fields } from './params/walk.ts';
+export { FlockState, type Half, PREDATOR, PREY, STATE_MAGIC, STATE_VERSION, StateFormatError } from './state/layout.ts';
+export { SnapshotError } from './state/snapshot.ts';

@@ -1,0 +1,190 @@
+import type { Params } from '../params/schema.ts';
+import { UniformGrid } from '../spatial/grid.ts';
+import { type FlockState, PREY } from '../state/layout.ts';
+
+/** Order parameters and counts of one state. Distances in world units. */
+export interface Metrics {
+  /** Completed steps. */
+  step: number;
+  alivePrey: number;
+  alivePredators: number;
+  /** Φ = |Σ v̂| / N over prey: 1 = all heading the same way, ≈ 0 = disordered. */
+  polarization: number;
+  /** Rotation order |Σ r̂ × v̂| / N about the prey centroid: 1 = a perfect mill. */
+  milling: number;
+  /** √(mean |p − centroid|²) over prey (plain centroid, also in periodic worlds). */
+  radiusOfGyration: number;
+  /** Mean and smallest distance from each prey to its nearest prey (0 with fewer than 2). */
+  nnMean: number;
+  nnMin: number;
+  /** Mean number of other prey within the alignment radius. */
+  meanNeighbours: number;
+  /** Connected groups of prey linked at the alignment radius. */
+  clusters: number;
+}
+
+/** Names of the metrics columns in CSV/NDJSON output, in order. */
+export const METRIC_KEYS: readonly (keyof Metrics)[] = [
+  'step',
+  'alivePrey',
+  'alivePredators',
+  'polarization',
+  'milling',
+  'radiusOfGyration',
+  'nnMean',
+  'nnMin',
+  'meanNeighbours',
+  'clusters',
+];
+
+function find(parent: Uint32Array, i: number): number {
+  while (parent[i] !== i) {
+    parent[i] = parent[parent[i]];
+    i = parent[i];
+  }
+  return i;
+}
+
+/**
+ * Compute every metric of the front half with a uniform grid (cells of the alignment radius):
+ * neighbour counts, nearest neighbours and clusters cost O(N · neighbours), never O(N²).
+ */
+export function computeMetrics(state: FlockState, p: Params): Metrics {
+  const h = state.front;
+  const count = state.count;
+  let prey = 0;
+  let predators = 0;
+  let sx = 0, sy = 0, sz = 0, cx = 0, cy = 0, cz = 0;
+  for (let i = 0; i < count; i++) {
+    if (!h.alive[i]) continue;
+    if (h.kind[i] !== PREY) {
+      predators++;
+      continue;
+    }
+    prey++;
+    const s = Math.hypot(h.vx[i], h.vy[i], h.vz[i]);
+    if (s > 0) {
+      sx += h.vx[i] / s;
+      sy += h.vy[i] / s;
+      sz += h.vz[i] / s;
+    }
+    cx += h.px[i];
+    cy += h.py[i];
+    cz += h.pz[i];
+  }
+  const out: Metrics = {
+    step: state.stepCount,
+    alivePrey: prey,
+    alivePredators: predators,
+    polarization: prey ? Math.hypot(sx, sy, sz) / prey : 0,
+    milling: 0,
+    radiusOfGyration: 0,
+    nnMean: 0,
+    nnMin: 0,
+    meanNeighbours: 0,
+    clusters: prey ? 1 : 0,
+  };
+  if (prey === 0) return out;
+  cx /= prey;
+  cy /= prey;
+  cz /= prey;
+  let mx = 0, my = 0, mz = 0, rg = 0;
+  for (let i = 0; i < count; i++) {
+    if (!h.alive[i] || h.kind[i] !== PREY) continue;
+    const rx = h.px[i] - cx;
+    const ry = h.py[i] - cy;
+    const rz = h.pz[i] - cz;
+    const r2 = rx * rx + ry * ry + rz * rz;
+    rg += r2;
+    const s = Math.hypot(h.vx[i], h.vy[i], h.vz[i]);
+    const r = Math.sqrt(r2);
+    if (s > 0 && r > 0) {
+      const k = 1 / (s * r);
+      mx += (ry * h.vz[i] - rz * h.vy[i]) * k;
+      my += (rz * h.vx[i] - rx * h.vz[i]) * k;
+      mz += (rx * h.vy[i] - ry * h.vx[i]) * k;
+    }
+  }
+  out.milling = Math.hypot(mx, my, mz) / prey;
+  out.radiusOfGyration = Math.sqrt(rg / prey);
+  if (prey < 2) return out;
+
+  // Grid of prey only (predators marked dead for the build), cells of the alignment radius.
+  const L = [p.world.x, p.world.y, p.world.z] as const;
+  const wrap = p.world.boundary === 'wrap';
+  const link = p.alignment.radius;
+  const grid = new UniformGrid();
+  grid.configure({ size: L, wrap, dimensions: p.dimensions, radius: link, capacity: count, order: 'linear' });
+  const mask = new Uint8Array(count);
+  for (let i = 0; i < count; i++) mask[i] = h.alive[i] && h.kind[i] === PREY ? 1 : 0;
+  grid.build({ ...h, alive: mask }, count);
+  const order = new Uint32Array(prey);
+  grid.sortIndices(count, order);
+  const parent = new Uint32Array(count);
+  for (let i = 0; i < count; i++) parent[i] = i;
+  const ranges = new Int32Array(2 * grid.maxRanges(1, 1, 1));
+  const near = new Float64Array(count).fill(Number.POSITIVE_INFINITY);
+  const link2 = link * link;
+  let neighbours = 0;
+  const d2 = (i: number, j: number) => {
+    let dx = Math.abs(h.px[j] - h.px[i]);
+    let dy = Math.abs(h.py[j] - h.py[i]);
+    let dz = Math.abs(h.pz[j] - h.pz[i]);
+    if (wrap) {
+      dx = Math.min(dx, L[0] - dx);
+      dy = Math.min(dy, L[1] - dy);
+      dz = Math.min(dz, L[2] - dz);
+    }
+    return dx * dx + dy * dy + dz * dz;
+  };
+  const kz = p.dimensions === 2 ? 0 : 1;
+  for (let a = 0; a < prey; a++) {
+    const i = order[a];
+    const nr = grid.cellRanges(grid.coord(0, h.px[i]), grid.coord(1, h.py[i]), grid.coord(2, h.pz[i]), 1, 1, kz, ranges);
+    for (let r = 0; r < nr; r++)
+      for (let b = ranges[2 * r]; b < ranges[2 * r + 1]; b++) {
+        const j = order[b];
+        if (j === i) continue;
+        const q = d2(i, j);
+        if (q < near[i]) near[i] = q;
+        if (q < link2) {
+          neighbours++;
+          if (j > i) {
+            const ri = find(parent, i);
+            const rj = find(parent, j);
+            if (ri !== rj) parent[ri < rj ? rj : ri] = ri < rj ? ri : rj;
+          }
+        }
+      }
+  }
+  // Nearest neighbours farther than one cell: exact fallback by widening the search.
+  for (let a = 0; a < prey; a++) {
+    const i = order[a];
+    let k = 2;
+    while (near[i] > (k - 1) ** 2 * Math.min(...grid.cell.slice(0, p.dimensions)) ** 2 && k <= Math.max(...grid.n)) {
+      const big = new Int32Array(2 * grid.maxRanges(k, k, kz * k));
+      const nr = grid.cellRanges(grid.coord(0, h.px[i]), grid.coord(1, h.py[i]), grid.coord(2, h.pz[i]), k, k, kz * k, big);
+      for (let r = 0; r < nr; r++)
+        for (let b = big[2 * r]; b < big[2 * r + 1]; b++) {
+          const j = order[b];
+          if (j !== i) near[i] = Math.min(near[i], d2(i, j));
+        }
+      k++;
+    }
+  }
+  let nnSum = 0;
+  let nnMin = Number.POSITIVE_INFINITY;
+  let roots = 0;
+  for (let a = 0; a < prey; a++) {
+    const i = order[a];
+    const d = Math.sqrt(near[i]);
+    nnSum += d;
+    if (d < nnMin) nnMin = d;
+    if (find(parent, i) === i) roots++;
+  }
+  out.nnMean = nnSum / prey;
+  out.nnMin = nnMin;
+  out.meanNeighbours = neighbours / prey;
+  out.clusters = roots;
+  return out;
+}

@@ -1,0 +1,150 @@
+import { bool, int, num, oneOf, type PartialValues, spheres, type ValuesOf } from './spec.ts';
+
+const falloffs = ['none', '1/d', '1/d2'] as const;
+const BIG = 1e6;
+
+/**
+ * The single source of truth for every parameter of a flock. World units are arbitrary (think
+ * metres); time is in seconds. The world is the box [0, world.x] × [0, world.y] × [0, world.z];
+ * z is the vertical axis (2D mode moves agents in the z = world.z / 2 plane).
+ */
+export const schema = {
+  prey: int({ default: 2000, min: 0, max: 1 << 24, doc: 'Number of prey agents', structural: true }),
+  predators: int({ default: 0, min: 0, max: 4096, doc: 'Number of predator agents', structural: true }),
+  dimensions: int({
+    default: 3,
+    min: 2,
+    max: 3,
+    doc: '3 = free flight; 2 = fish layer: no vertical motion, agents share the plane z = world.z/2',
+    structural: true,
+  }),
+  seed: int({
+    default: 1,
+    min: 0,
+    max: 0xffffffff,
+    doc: 'Seed of the initial placement; same inputs, same bytes',
+    structural: true,
+  }),
+  dt: num({ default: 1 / 60, min: 1e-6, max: 1, step: 0.001, doc: 'Fixed time step, seconds' }),
+  world: {
+    x: num({ default: 100, min: 1e-3, max: BIG, doc: 'World size along x' }),
+    y: num({ default: 100, min: 1e-3, max: BIG, doc: 'World size along y' }),
+    z: num({ default: 100, min: 1e-3, max: BIG, doc: 'World size along z (vertical)' }),
+    boundary: oneOf({
+      options: ['bounce', 'wrap', 'clamp'],
+      default: 'bounce',
+      doc: 'At a wall: bounce (reverse that velocity component), wrap (teleport to the opposite side) or clamp (stay on the wall)',
+    }),
+  },
+  separation: {
+    radius: num({ default: 2, min: 0, max: BIG, step: 0.1, doc: 'Neighbours closer than this push the agent away' }),
+    weight: num({ default: 1.5, min: 0, max: BIG, step: 0.05, doc: 'Weight of separation' }),
+    falloff: oneOf({
+      options: falloffs,
+      default: '1/d',
+      doc: 'Each neighbour offset is multiplied by 1, 1/d or 1/d² before averaging',
+    }),
+    normalize: bool({ default: true, doc: 'Scale the averaged separation vector to unit length' }),
+  },
+  alignment: {
+    radius: num({ default: 5, min: 0, max: BIG, step: 0.1, doc: 'Neighbours closer than this are matched in velocity' }),
+    weight: num({ default: 1, min: 0, max: BIG, step: 0.05, doc: 'Weight of alignment' }),
+    falloff: oneOf({ options: falloffs, default: 'none', doc: 'Each neighbour velocity is weighted by 1, 1/d or 1/d²' }),
+    normalize: bool({ default: true, doc: 'Scale the averaged neighbour velocity to unit length' }),
+    relative: bool({
+      default: false,
+      doc: 'Direct style only: subtract the own velocity (velocity matching, Chalmers study)',
+    }),
+  },
+  cohesion: {
+    radius: num({ default: 5, min: 0, max: BIG, step: 0.1, doc: 'Neighbours closer than this attract the agent' }),
+    weight: num({ default: 1, min: 0, max: BIG, step: 0.05, doc: 'Weight of cohesion' }),
+    falloff: oneOf({
+      options: falloffs,
+      default: 'none',
+      doc: 'Each offset to a neighbour is weighted by 1, 1/d or 1/d²',
+    }),
+    normalize: bool({ default: true, doc: 'Scale the vector to the neighbours’ centre to unit length' }),
+  },
+  steering: {
+    style: oneOf({
+      options: ['direct', 'reynolds'],
+      default: 'direct',
+      doc: 'direct: rule vectors are accelerations (Intel); reynolds: desired velocity − velocity, truncated to maxForce (CGIT)',
+    }),
+    combine: oneOf({
+      options: ['weighted', 'priority'],
+      default: 'weighted',
+      doc: 'weighted: sum of weighted rules; priority: rules take from the acceleration budget in order (Chalmers 2.3)',
+    }),
+    maxForce: num({ default: 20, min: 0, max: BIG, doc: 'Reynolds style: largest steering acceleration per rule' }),
+  },
+  motion: {
+    maxAccel: num({ default: 30, min: 0, max: BIG, step: 0.5, doc: 'Largest acceleration (the priority budget)' }),
+    minSpeed: num({ default: 5, min: 0, max: BIG, step: 0.1, doc: 'Slowest speed of a prey agent' }),
+    maxSpeed: num({ default: 15, min: 0, max: BIG, step: 0.1, doc: 'Fastest speed of a prey agent' }),
+    fov: num({
+      default: 360,
+      min: 0,
+      max: 360,
+      step: 1,
+      doc: 'Field of view in degrees; neighbours in the blind cone behind are ignored',
+    }),
+  },
+  predator: {
+    speed: num({ default: 18, min: 0, max: BIG, doc: 'Cruising and top speed of predators' }),
+    accel: num({ default: 30, min: 0, max: BIG, doc: 'Largest acceleration of predators' }),
+    vision: num({ default: 15, min: 0, max: BIG, doc: 'Predators chase the centre of prey within this radius' }),
+    killRadius: num({ default: 0.5, min: 0, max: BIG, doc: 'Prey closer than this to a predator die' }),
+  },
+  flee: {
+    radius: num({ default: 8, min: 0, max: BIG, doc: 'Prey flee from predators within this radius' }),
+    weight: num({ default: 3, min: 0, max: BIG, doc: 'Weight of fleeing' }),
+  },
+  obstacles: spheres({
+    maxItems: 16,
+    default: [],
+    doc: 'Spherical obstacles as JSON [{"x":..,"y":..,"z":..,"r":..}], at most 16',
+  }),
+  avoidance: {
+    lookAhead: num({ default: 0.5, min: 0, max: BIG, doc: 'See-ahead ray length in seconds of travel' }),
+    weight: num({ default: 4, min: 0, max: BIG, doc: 'Obstacle avoidance, in units of maxAccel' }),
+  },
+  laser: {
+    enabled: bool({ default: false, doc: 'Fire the repelling line' }),
+    ox: num({ default: 0, min: -BIG, max: BIG, doc: 'Line origin x' }),
+    oy: num({ default: 0, min: -BIG, max: BIG, doc: 'Line origin y' }),
+    oz: num({ default: 0, min: -BIG, max: BIG, doc: 'Line origin z' }),
+    dx: num({ default: 1, min: -BIG, max: BIG, doc: 'Line direction x (need not be unit)' }),
+    dy: num({ default: 0, min: -BIG, max: BIG, doc: 'Line direction y' }),
+    dz: num({ default: 0, min: -BIG, max: BIG, doc: 'Line direction z' }),
+    radius: num({ default: 10, min: 0, max: BIG, doc: 'Prey within this distance of the line are repelled' }),
+    strength: num({ default: 50, min: 0, max: BIG, doc: 'Repulsion: strength / d, pointing away from the line' }),
+    killWidth: num({ default: 1, min: 0, max: BIG, doc: 'Predators within this distance of the line die' }),
+  },
+  spatial: {
+    search: oneOf({
+      options: ['grid', 'naive'],
+      default: 'grid',
+      doc: 'grid: uniform grid by counting sort; naive: all pairs (the documents’ own experiments)',
+      hostOnly: true,
+    }),
+    cellOrder: oneOf({
+      options: ['linear', 'morton'],
+      default: 'linear',
+      doc: 'Order of grid cells in memory: linear (x fastest) or Z-order (Morton)',
+      hostOnly: true,
+    }),
+  },
+} as const;
+
+/** The schema's type. */
+export type Schema = typeof schema;
+/** A complete, validated parameter set. */
+export type Params = ValuesOf<Schema>;
+/** A partial parameter set: any subset of fields, nested by group. */
+export type ParamsOverride = PartialValues<Params>;
+/** Names of the top-level groups. */
+export type GroupName = {
+  [K in keyof Schema]: Schema[K] extends { kind: string } ? never : K;
+}[keyof Schema];

@@ -1,0 +1,261 @@
+import type { Params, ParamsOverride } from './schema.ts';
+import { schema } from './schema.ts';
+import { isLeaf, type LeafSpec, type Sphere } from './spec.ts';
+import { type FieldEntry, fieldByPath, fields, getPath, setPath } from './walk.ts';
+
+/** One problem found in a parameter set. */
+export interface ParamIssue {
+  /** Dotted field path, e.g. `separation.radius` or `obstacles[2].r`. */
+  readonly path: string;
+  /** The value that was given (as given). */
+  readonly value: unknown;
+  /** What is allowed. */
+  readonly allowed: string;
+}
+
+/** Thrown when parameters are invalid; lists every problem at once. */
+export class ParamError extends Error {
+  readonly issues: readonly ParamIssue[];
+  constructor(issues: readonly ParamIssue[]) {
+    super(`invalid parameters:\n${issues.map(formatIssue).join('\n')}`);
+    this.name = 'ParamError';
+    this.issues = issues;
+  }
+}
+
+/** `  separation.radius: got -1; allowed: a number from 0 to 1000000` */
+export function formatIssue(i: ParamIssue): string {
+  return `  ${i.path}: got ${show(i.value)}; allowed: ${i.allowed}`;
+}
+
+function show(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (v === undefined) return 'nothing';
+  try {
+    const s = JSON.stringify(v);
+    return s === undefined ? String(v) : s.length > 80 ? `${s.slice(0, 77)}...` : s;
+  } catch {
+    return String(v);
+  }
+}
+
+/** What a leaf allows, in words. */
+export function describeAllowed(spec: LeafSpec): string {
+  switch (spec.kind) {
+    case 'number':
+      return `a number from ${spec.min} to ${spec.max}`;
+    case 'int':
+      return `a whole number from ${spec.min} to ${spec.max}`;
+    case 'bool':
+      return 'true or false';
+    case 'enum':
+      return `one of ${spec.options.map((o) => JSON.stringify(o)).join(', ')}`;
+    case 'spheres':
+      return `a list of at most ${spec.maxItems} spheres {x, y, z, r} with finite numbers and r > 0`;
+  }
+}
+
+/** The default parameter set (a fresh deep copy). */
+export function defaults(): Params {
+  const out: Record<string, unknown> = {};
+  for (const f of fields) setPath(out, f, cloneValue(f.spec.default));
+  return out as unknown as Params;
+}
+
+function cloneValue<T>(v: T): T {
+  return Array.isArray(v) ? (v.map((s: Sphere) => ({ ...s })) as T) : v;
+}
+
+function checkLeaf(path: string, spec: LeafSpec, v: unknown, issues: ParamIssue[]): void {
+  const bad = () => issues.push({ path, value: v, allowed: describeAllowed(spec) });
+  switch (spec.kind) {
+    case 'number':
+      if (typeof v !== 'number' || !Number.isFinite(v) || v < spec.min || v > spec.max) bad();
+      return;
+    case 'int':
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < spec.min || v > spec.max) bad();
+      return;
+    case 'bool':
+      if (typeof v !== 'boolean') bad();
+      return;
+    case 'enum':
+      if (typeof v !== 'string' || !spec.options.includes(v)) bad();
+      return;
+    case 'spheres': {
+      if (!Array.isArray(v) || v.length > spec.maxItems) {
+        bad();
+        return;
+      }
+      v.forEach((s: unknown, i) => {
+        const o = s as Record<string, unknown>;
+        if (!o || typeof o !== 'object') {
+          issues.push({ path: `${path}[${i}]`, value: s, allowed: 'an object {x, y, z, r}' });
+          return;
+        }
+        for (const k of Object.keys(o))
+          if (!['x', 'y', 'z', 'r'].includes(k))
+            issues.push({ path: `${path}[${i}].${k}`, value: o[k], allowed: 'only the keys x, y, z, r' });
+        for (const k of ['x', 'y', 'z', 'r']) {
+          const c = o[k];
+          const ok = typeof c === 'number' && Number.isFinite(c) && (k !== 'r' || c > 0);
+          if (!ok)
+            issues.push({
+              path: `${path}[${i}].${k}`,
+              value: c,
+              allowed: k === 'r' ? 'a finite number > 0' : 'a finite number',
+            });
+        }
+      });
+      return;
+    }
+  }
+}
+
+/** Levenshtein distance, for "did you mean" suggestions. */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return row[b.length];
+}
+
+/** The closest valid field path to an unknown one. */
+export function suggest(path: string, candidates: Iterable<string> = fieldByPath.keys()): string | null {
+  let best: string | null = null;
+  let bestD = Number.POSITIVE_INFINITY;
+  const p = path.toLowerCase();
+  for (const c of candidates) {
+    const lc = c.toLowerCase();
+    const tail = lc.split('.').pop() ?? lc;
+    const d = Math.min(distance(p, lc), distance(p, tail) + 1);
+    if (d < bestD) {
+      bestD = d;
+      best = c;
+    }
+  }
+  return best !== null && bestD <= Math.max(3, Math.floor(path.length / 2)) ? best : null;
+}
+
+function unknownIssue(path: string, value: unknown): ParamIssue {
+  const s = suggest(path);
+  return { path, value, allowed: s ? `no such field; did you mean "${s}"?` : 'no such field (see `murmur params`)' };
+}
+
+/** Unknown keys of an override object (top level and inside groups). */
+function findUnknown(o: Record<string, unknown>, issues: ParamIssue[]): void {
+  for (const [k, v] of Object.entries(o)) {
+    const node = (schema as Record<string, unknown>)[k] as LeafSpec | Record<string, LeafSpec> | undefined;
+    if (node === undefined) {
+      issues.push(unknownIssue(k, v));
+      continue;
+    }
+    if (isLeaf(node)) continue;
+    if (!v || typeof v !== 'object' || Array.isArray(v)) {
+      issues.push({ path: k, value: v, allowed: `an object with fields ${Object.keys(node).join(', ')}` });
+      continue;
+    }
+    for (const [gk, gv] of Object.entries(v as Record<string, unknown>))
+      if (!(gk in node)) issues.push(unknownIssue(`${k}.${gk}`, gv));
+  }
+}
+
+/** Checks that involve more than one field. */
+function crossChecks(p: Params, issues: ParamIssue[]): void {
+  if (p.motion.minSpeed > p.motion.maxSpeed)
+    issues.push({
+      path: 'motion.minSpeed',
+      value: p.motion.minSpeed,
+      allowed: `at most motion.maxSpeed (${p.motion.maxSpeed})`,
+    });
+  if (p.laser.enabled && p.laser.dx === 0 && p.laser.dy === 0 && p.laser.dz === 0)
+    issues.push({ path: 'laser.dx', value: 0, allowed: 'a non-zero direction (dx, dy, dz) while the laser is enabled' });
+  if (p.prey + p.predators > 1 << 24)
+    issues.push({ path: 'prey', value: p.prey, allowed: `prey + predators at most ${1 << 24}` });
+}
+
+/**
+ * Merge `override` onto `base` (defaults if omitted) and validate the result. Reports every
+ * problem at once in a {@link ParamError}; never returns a partially valid set. Inputs are not
+ * modified.
+ */
+export function resolveParams(override: ParamsOverride | Record<string, unknown> = {}, base?: Params): Params {
+  const issues: ParamIssue[] = [];
+  if (override === null || typeof override !== 'object' || Array.isArray(override))
+    throw new ParamError([{ path: '(root)', value: override, allowed: 'an object of parameters' }]);
+  findUnknown(override as Record<string, unknown>, issues);
+  const out: Record<string, unknown> = {};
+  const from = (base ?? defaults()) as unknown as Record<string, unknown>;
+  for (const f of fields) {
+    const given = getPath(override as Record<string, unknown>, f);
+    const v = given === undefined ? getPath(from, f) : given;
+    checkLeaf(f.path, f.spec, v, issues);
+    setPath(out, f, cloneValue(v));
+  }
+  if (issues.length === 0) crossChecks(out as unknown as Params, issues);
+  if (issues.length > 0) throw new ParamError(issues);
+  return out as unknown as Params;
+}
+
+/** Parse the text of one CLI `--set key=value` for the named field into its typed value. */
+export function parseFieldText(path: string, text: string): { entry: FieldEntry; value: unknown } {
+  const entry = fieldByPath.get(path);
+  if (!entry) throw new ParamError([unknownIssue(path, text)]);
+  const spec = entry.spec;
+  const t = text.trim();
+  let value: unknown = t;
+  if (spec.kind === 'number' || spec.kind === 'int') value = t === '' ? Number.NaN : Number(t);
+  else if (spec.kind === 'bool') value = t === 'true' || t === '1' ? true : t === 'false' || t === '0' ? false : t;
+  else if (spec.kind === 'spheres') {
+    try {
+      value = JSON.parse(t);
+    } catch {
+      value = t;
+    }
+  }
+  const issues: ParamIssue[] = [];
+  checkLeaf(path, spec, value, issues);
+  if (issues.length) throw new ParamError(issues);
+  return { entry, value };
+}
+
+/** Build a nested override object from `key=value` strings; every bad one is reported at once. */
+export function overrideFromPairs(pairs: readonly string[]): ParamsOverride {
+  const out: Record<string, unknown> = {};
+  const issues: ParamIssue[] = [];
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) {
+      issues.push({ path: pair, value: pair, allowed: 'key=value, e.g. separation.radius=2' });
+      continue;
+    }
+    try {
+      const { entry, value } = parseFieldText(pair.slice(0, eq).trim(), pair.slice(eq + 1));
+      setPath(out, entry, value);
+    } catch (e) {
+      if (e instanceof ParamError) issues.push(...e.issues);
+      else throw e;
+    }
+  }
+  if (issues.length) throw new ParamError(issues);
+  return out as ParamsOverride;
+}
+
+/** Deep-merge two overrides (b wins). */
+export function mergeOverrides(a: ParamsOverride, b: ParamsOverride): ParamsOverride {
+  const out: Record<string, unknown> = { ...(a as Record<string, unknown>) };
+  for (const [k, v] of Object.entries(b as Record<string, unknown>)) {
+    const prev = out[k];
+    out[k] =
+      v && typeof v === 'object' && !Array.isArray(v) && prev && typeof prev === 'object' && !Array.isArray(prev)
+        ? { ...(prev as object), ...(v as object) }
+        : v;
+  }
+  return out as ParamsOverride;
+}

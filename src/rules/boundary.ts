@@ -1,0 +1,38 @@
+import type { RuleConstants } from './constants.ts';
+
+/**
+ * Keep one coordinate inside [0, L] (or [0, L) when wrapping), on s[o..o+5] = [px, py, pz, vx, vy, vz].
+ * bounce: reflect the position and point the velocity component inwards (Intel: reverse it);
+ * wrap: teleport to the opposite side; clamp: stay on the wall and stop moving outwards.
+ * The float32 value is checked, because a double just below L can round up to L.
+ */
+export function applyBoundary(c: RuleConstants, axis: 0 | 1 | 2, s: Float64Array, o: number): void {
+  const L = c.size[axis];
+  let p = s[o + axis];
+  let v = s[o + axis + 3];
+  if (p >= 0 && Math.fround(p) < L) return;
+  if (c.boundary === 1) {
+    p -= L * Math.floor(p / L);
+    if (!(Math.fround(p) < L) || p < 0) p = 0;
+  } else if (c.boundary === 0) {
+    if (p < 0) {
+      p = -p;
+      v = Math.abs(v);
+    } else {
+      p = 2 * L - p;
+      v = -Math.abs(v);
+    }
+    if (!(p >= 0)) p = 0;
+    if (p > L) p = L;
+  } else {
+    if (p < 0) {
+      p = 0;
+      if (v < 0) v = 0;
+    } else {
+      p = L;
+      if (v > 0) v = 0;
+    }
+  }
+  s[o + axis] = p;
+  s[o + axis + 3] = v;
+}

@@ -1,0 +1,217 @@
+import type { Half } from '../state/layout.ts';
+import { mortonRanks } from './morton.ts';
+
+/** What a grid needs to know about the world. */
+export interface GridConfig {
+  /** World size per axis. */
+  readonly size: readonly [number, number, number];
+  /** Periodic world (minimum-image distances, neighbour cells wrap around). */
+  readonly wrap: boolean;
+  /** 2 or 3; in 2D there is one layer of cells along z. */
+  readonly dimensions: number;
+  /** Largest interaction radius: cells are at least this wide. 0 or Infinity are allowed. */
+  readonly radius: number;
+  /** Most agents the grid will hold; bounds memory (cells ≤ max(4096, capacity)). */
+  readonly capacity: number;
+  /** Cell numbering: linear (x fastest) or Z-order. */
+  readonly order: 'linear' | 'morton';
+  /** `true`: a single cell, i.e. all pairs. */
+  readonly allPairs?: boolean;
+}
+
+/** Marks an agent that is not in the grid (dead). */
+export const NO_CELL = 0xffffffff;
+
+/**
+ * A uniform grid rebuilt every step by counting sort over cell keys, in flat typed arrays.
+ * `cellStart[k] .. cellStart[k + 1]` is the slice of sorted agents in the cell with key k.
+ * Keys are the linear cell index, or its Z-order rank. Allocates only when reconfigured.
+ */
+export class UniformGrid {
+  n: [number, number, number] = [1, 1, 1];
+  /** Cell width per axis (≥ radius unless an axis has a single cell). */
+  cell: [number, number, number] = [1, 1, 1];
+  inv: [number, number, number] = [1, 1, 1];
+  wrap = false;
+  dimensions = 3;
+  nCells = 1;
+  /** Per agent: key of its cell, or NO_CELL. */
+  keys: Uint32Array = new Uint32Array(0);
+  /** Prefix sums of cell populations, by key (nCells + 1 entries). */
+  cellStart: Uint32Array = new Uint32Array(2);
+  /** Scatter cursors, by key. */
+  cursor: Uint32Array = new Uint32Array(1);
+  /** Linear cell → key, or null for linear order. */
+  rank: Uint32Array | null = null;
+  private signature = '';
+
+  /** (Re)compute cell dimensions; allocates only when they or the capacity change. */
+  configure(c: GridConfig): void {
+    const dims = c.dimensions === 2 ? 2 : 3;
+    const maxCells = Math.max(4096, c.capacity);
+    let r = c.allPairs || !(c.radius > 0) ? Number.POSITIVE_INFINITY : c.radius;
+    let n: [number, number, number];
+    for (;;) {
+      n = [0, 1, 2].map((a) =>
+        a === 2 && dims === 2 ? 1 : Math.max(1, Math.min(1 << 20, Math.floor(c.size[a] / r))),
+      ) as [number, number, number];
+      if (n[0] * n[1] * n[2] <= maxCells) break;
+      r *= 1.25; // too many cells for the memory budget: widen them (still ≥ radius)
+    }
+    const sig = `${n.join('x')}|${c.order}|${c.capacity}`;
+    this.n = n;
+    this.cell = [c.size[0] / n[0], c.size[1] / n[1], c.size[2] / n[2]];
+    this.inv = [n[0] / c.size[0], n[1] / c.size[1], n[2] / c.size[2]];
+    this.wrap = c.wrap;
+    this.dimensions = dims;
+    if (sig === this.signature) return;
+    this.signature = sig;
+    this.nCells = n[0] * n[1] * n[2];
+    if (this.keys.length < c.capacity) this.keys = new Uint32Array(c.capacity);
+    this.cellStart = new Uint32Array(this.nCells + 1);
+    this.cursor = new Uint32Array(this.nCells);
+    if (c.order === 'morton' && this.nCells > 1) {
+      this.rank = new Uint32Array(this.nCells);
+      mortonRanks(n[0], n[1], n[2], this.rank);
+    } else this.rank = null;
+  }
+
+  /** Cell coordinate of a position along axis a (clamped into the grid). */
+  coord(a: 0 | 1 | 2, p: number): number {
+    const c = Math.floor(p * this.inv[a]);
+    const m = this.n[a] - 1;
+    return c > m ? m : c >= 0 ? c : 0; // also maps NaN to 0
+  }
+
+  /** Key of the cell with these coordinates. */
+  key(cx: number, cy: number, cz: number): number {
+    const lin = cx + this.n[0] * (cy + this.n[1] * cz);
+    return this.rank === null ? lin : this.rank[lin];
+  }
+
+  /**
+   * Compute every agent's key and the cell prefix sums. Agents with `alive[i] === 0` get
+   * NO_CELL and are left out. Returns the number of agents in the grid.
+   */
+  build(h: Half, count: number): number {
+    const { keys, cellStart } = this;
+    cellStart.fill(0);
+    const [nx, ny] = this.n;
+    const [ix, iy, iz] = this.inv;
+    const mx = nx - 1;
+    const my = ny - 1;
+    const mz = this.n[2] - 1;
+    const rank = this.rank;
+    const { px, py, pz, alive } = h;
+    let inGrid = 0;
+    for (let i = 0; i < count; i++) {
+      if (alive[i] === 0) {
+        keys[i] = NO_CELL;
+        continue;
+      }
+      let cx = Math.floor(px[i] * ix);
+      let cy = Math.floor(py[i] * iy);
+      let cz = Math.floor(pz[i] * iz);
+      cx = cx > mx ? mx : cx >= 0 ? cx : 0;
+      cy = cy > my ? my : cy >= 0 ? cy : 0;
+      cz = cz > mz ? mz : cz >= 0 ? cz : 0;
+      const lin = cx + nx * (cy + ny * cz);
+      const k = rank === null ? lin : rank[lin];
+      keys[i] = k;
+      cellStart[k + 1]++;
+      inGrid++;
+    }
+    for (let k = 0; k < this.nCells; k++) cellStart[k + 1] += cellStart[k];
+    return inGrid;
+  }
+
+  /** Stable counting-sort scatter of agents from `src` into `dst` in key order (after build). */
+  scatter(src: Half, dst: Half, count: number): void {
+    const { keys, cursor } = this;
+    cursor.set(this.cellStart.subarray(0, this.nCells));
+    const { px, py, pz, vx, vy, vz, id, kind } = src;
+    for (let i = 0; i < count; i++) {
+      const k = keys[i];
+      if (k === NO_CELL) continue;
+      const d = cursor[k]++;
+      dst.px[d] = px[i];
+      dst.py[d] = py[i];
+      dst.pz[d] = pz[i];
+      dst.vx[d] = vx[i];
+      dst.vy[d] = vy[i];
+      dst.vz[d] = vz[i];
+      dst.id[d] = id[i];
+      dst.kind[d] = kind[i];
+      dst.alive[d] = 1;
+    }
+  }
+
+  /** Stable counting sort of agent indices (after build): `order[cellStart[k] ..]` lists cell k. */
+  sortIndices(count: number, order: Uint32Array): void {
+    const { keys, cursor } = this;
+    cursor.set(this.cellStart.subarray(0, this.nCells));
+    for (let i = 0; i < count; i++) {
+      const k = keys[i];
+      if (k !== NO_CELL) order[cursor[k]++] = i;
+    }
+  }
+
+  /** Upper bound of ranges `cellRanges` can produce for reaches (kx, ky, kz). */
+  maxRanges(kx: number, ky: number, kz: number): number {
+    const span = (a: number, k: number) => Math.min(this.n[a], 2 * k + 1);
+    return span(0, kx) * span(1, ky) * span(2, kz);
+  }
+
+  /**
+   * Fill `out` with [start, end) pairs of sorted-agent indices covering every cell within
+   * (kx, ky, kz) cells of (cx, cy, cz), each cell once (also in periodic worlds smaller than
+   * the reach). Adjacent keys merge into one range. Returns the number of ranges.
+   */
+  cellRanges(cx: number, cy: number, cz: number, kx: number, ky: number, kz: number, out: Int32Array): number {
+    const { cellStart } = this;
+    const [nx, ny, nz] = this.n;
+    let nr = 0;
+    let lastKey = -2;
+    const z0 = this.lo(2, cz, kz);
+    const z1 = this.hi(2, cz, kz);
+    const y0 = this.lo(1, cy, ky);
+    const y1 = this.hi(1, cy, ky);
+    const x0 = this.lo(0, cx, kx);
+    const x1 = this.hi(0, cx, kx);
+    for (let zz = z0; zz <= z1; zz++) {
+      const z = zz < 0 ? zz + nz : zz >= nz ? zz - nz : zz;
+      for (let yy = y0; yy <= y1; yy++) {
+        const y = yy < 0 ? yy + ny : yy >= ny ? yy - ny : yy;
+        for (let xx = x0; xx <= x1; xx++) {
+          const x = xx < 0 ? xx + nx : xx >= nx ? xx - nx : xx;
+          const k = this.key(x, y, z);
+          const s = cellStart[k];
+          const e = cellStart[k + 1];
+          if (k === lastKey + 1 && nr > 0) out[2 * nr - 1] = e;
+          else if (e > s) {
+            out[2 * nr] = s;
+            out[2 * nr + 1] = e;
+            nr++;
+          } else {
+            lastKey = -2;
+            continue;
+          }
+          lastKey = k;
+        }
+      }
+    }
+    return nr;
+  }
+
+  /** First cell coordinate to visit along an axis (may be negative in periodic worlds). */
+  private lo(a: number, c: number, k: number): number {
+    const n = this.n[a];
+    if (2 * k + 1 >= n) return 0;
+    return this.wrap ? c - k : Math.max(0, c - k);
+  }
+  private hi(a: number, c: number, k: number): number {
+    const n = this.n[a];
+    if (2 * k + 1 >= n) return n - 1;
+    return this.wrap ? c + k : Math.min(n - 1, c + k);
+  }
+}
