@@ -1,5 +1,5 @@
 import { CpuBackend } from './backends/cpu/backend.ts';
-import type { Backend, BackendName, StepTiming, SyncBackend } from './backends/types.ts';
+import type { Backend, BackendInfo, BackendName, StepTiming, SyncBackend } from './backends/types.ts';
 import { computeMetrics, type Metrics } from './metrics/metrics.ts';
 import { getPreset, type PresetName, presets } from './params/presets.ts';
 import type { Params, ParamsOverride } from './params/schema.ts';
@@ -215,6 +215,11 @@ export class Flock {
   /** Order parameters of the last completed step (computed with a grid, never all pairs). */
   metrics(): Metrics {
     return computeMetrics(this._state, this._params);
+  }
+
+  /** What the backend runs: kernel, threads, device, bytes of its spatial index. */
+  info(): BackendInfo {
+    return this.impl.info();
   }
 
   /** Timing of the last step, in ms. */

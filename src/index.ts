@@ -1,4 +1,4 @@
-export type { Backend, BackendName, StepTiming } from './backends/types.ts';
+export type { Backend, BackendInfo, BackendName, StepTiming } from './backends/types.ts';
 export {
   createFlock,
   createFlockSync,

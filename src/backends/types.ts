@@ -11,6 +11,18 @@ export interface StepTiming {
   total: number;
 }
 
+/** What a backend actually runs, for benchmarks and logs. */
+export interface BackendInfo {
+  /** Kernel in use: the TypeScript kernel, the WebAssembly SIMD kernel, or WGSL (webgpu). */
+  readonly kernel: 'js' | 'wasm' | 'wgsl';
+  /** Threads stepping the flock (1 for cpu). */
+  readonly threads: number;
+  /** Device description, e.g. the GPU adapter (webgpu only). */
+  readonly device?: string;
+  /** Bytes of the spatial index and per-step scratch besides the state buffer. */
+  readonly indexBytes: number;
+}
+
 /**
  * What every backend implements. All backends read and write the one state layout
  * ({@link FlockState}); parameters arrive validated and apply from the next step.
@@ -21,6 +33,8 @@ export interface Backend {
   configure(params: Params, state: FlockState): void;
   /** Advance `n` steps. Resolves when the state's front half holds the result. */
   step(state: FlockState, n: number): Promise<void>;
+  /** What this backend runs (valid after configure()). */
+  info(): BackendInfo;
   /** Timing of the last step. */
   lastTiming(): StepTiming;
   /** Release threads, devices and buffers. */

@@ -126,8 +126,16 @@ function distance(a: string, b: string): number {
   return row[b.length];
 }
 
-/** The closest valid field path to an unknown one. */
-export function suggest(path: string, candidates: Iterable<string> = fieldByPath.keys()): string | null {
+/** Every name a user can write: leaf paths and group names (so a misspelt group is matched too). */
+const knownNames: readonly string[] = [
+  ...fieldByPath.keys(),
+  ...Object.entries(schema)
+    .filter(([, node]) => !isLeaf(node))
+    .map(([k]) => k),
+];
+
+/** The closest valid field path (or group name) to an unknown one. */
+export function suggest(path: string, candidates: Iterable<string> = knownNames): string | null {
   let best: string | null = null;
   let bestD = Number.POSITIVE_INFINITY;
   const p = path.toLowerCase();

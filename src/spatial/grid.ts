@@ -32,6 +32,8 @@ export class UniformGrid {
   /** Cell width per axis (≥ radius unless an axis has a single cell). */
   cell: [number, number, number] = [1, 1, 1];
   inv: [number, number, number] = [1, 1, 1];
+  /** World size per axis. */
+  size: [number, number, number] = [1, 1, 1];
   wrap = false;
   dimensions = 3;
   nCells = 1;
@@ -63,6 +65,7 @@ export class UniformGrid {
     this.cell = [c.size[0] / n[0], c.size[1] / n[1], c.size[2] / n[2]];
     this.inv = [n[0] / c.size[0], n[1] / c.size[1], n[2] / c.size[2]];
     this.wrap = c.wrap;
+    this.size = [c.size[0], c.size[1], c.size[2]];
     this.dimensions = dims;
     if (sig === this.signature) return;
     this.signature = sig;
@@ -163,44 +166,103 @@ export class UniformGrid {
   }
 
   /**
+   * True when some periodic axis is narrower than the reach (2k + 1 cells or more): every cell
+   * of that axis is visited once and callers must take the minimum image per candidate.
+   */
+  needsMinimumImage(kx: number, ky: number, kz: number): boolean {
+    return this.wrap && (2 * kx + 1 >= this.n[0] || 2 * ky + 1 >= this.n[1] || 2 * kz + 1 >= this.n[2]);
+  }
+
+  /**
    * Fill `out` with [start, end) pairs of sorted-agent indices covering every cell within
    * (kx, ky, kz) cells of (cx, cy, cz), each cell once (also in periodic worlds smaller than
-   * the reach). Adjacent keys merge into one range. Returns the number of ranges.
+   * the reach). Runs of adjacent keys merge into one range. When `shifts` is given, it gets per
+   * range the (x, y, z) offset to add to a candidate's position to bring it next to the query
+   * cell across a periodic seam (0 where no seam is crossed). Returns the number of ranges.
    */
-  cellRanges(cx: number, cy: number, cz: number, kx: number, ky: number, kz: number, out: Int32Array): number {
-    const { cellStart } = this;
-    const [nx, ny, nz] = this.n;
-    let nr = 0;
-    let lastKey = -2;
-    const z0 = this.lo(2, cz, kz);
-    const z1 = this.hi(2, cz, kz);
-    const y0 = this.lo(1, cy, ky);
-    const y1 = this.hi(1, cy, ky);
+  cellRanges(
+    cx: number,
+    cy: number,
+    cz: number,
+    kx: number,
+    ky: number,
+    kz: number,
+    out: Int32Array,
+    shifts: Float64Array | null = null,
+  ): number {
+    const nx = this.n[0];
+    const ny = this.n[1];
+    const nz = this.n[2];
     const x0 = this.lo(0, cx, kx);
     const x1 = this.hi(0, cx, kx);
+    const y0 = this.lo(1, cy, ky);
+    const y1 = this.hi(1, cy, ky);
+    const z0 = this.lo(2, cz, kz);
+    const z1 = this.hi(2, cz, kz);
+    const Lx = this.size[0];
+    this.acc.n = 0;
+    this.acc.lastKey = -2;
     for (let zz = z0; zz <= z1; zz++) {
       const z = zz < 0 ? zz + nz : zz >= nz ? zz - nz : zz;
+      const sz = zz < 0 ? -this.size[2] : zz >= nz ? this.size[2] : 0;
       for (let yy = y0; yy <= y1; yy++) {
         const y = yy < 0 ? yy + ny : yy >= ny ? yy - ny : yy;
-        for (let xx = x0; xx <= x1; xx++) {
-          const x = xx < 0 ? xx + nx : xx >= nx ? xx - nx : xx;
-          const k = this.key(x, y, z);
-          const s = cellStart[k];
-          const e = cellStart[k + 1];
-          if (k === lastKey + 1 && nr > 0) out[2 * nr - 1] = e;
-          else if (e > s) {
-            out[2 * nr] = s;
-            out[2 * nr + 1] = e;
-            nr++;
-          } else {
-            lastKey = -2;
-            continue;
+        const sy = yy < 0 ? -this.size[1] : yy >= ny ? this.size[1] : 0;
+        const row = nx * (y + ny * z);
+        if (this.rank === null) {
+          // linear keys: each unwrapped part of the row is one run of keys
+          if (x0 < 0) this.addRun(row + x0 + nx, row + nx - 1, -Lx, sy, sz, out, shifts);
+          this.addRun(row + Math.max(x0, 0), row + Math.min(x1, nx - 1), 0, sy, sz, out, shifts);
+          if (x1 >= nx) this.addRun(row, row + x1 - nx, Lx, sy, sz, out, shifts);
+        } else {
+          for (let xx = x0; xx <= x1; xx++) {
+            const x = xx < 0 ? xx + nx : xx >= nx ? xx - nx : xx;
+            const k = this.rank[row + x];
+            this.addRun(k, k, xx < 0 ? -Lx : xx >= nx ? Lx : 0, sy, sz, out, shifts);
           }
-          lastKey = k;
         }
       }
     }
-    return nr;
+    return this.acc.n;
+  }
+
+  /** Range builder state of cellRanges (kept on the grid so the hot path allocates nothing). */
+  private readonly acc = { n: 0, lastKey: -2, sx: 0, sy: 0, sz: 0 };
+
+  /** Append the agents of the cells with keys k0..k1, merging with the previous range if adjacent. */
+  private addRun(
+    k0: number,
+    k1: number,
+    sx: number,
+    sy: number,
+    sz: number,
+    out: Int32Array,
+    shifts: Float64Array | null,
+  ): void {
+    const a = this.acc;
+    const s = this.cellStart[k0];
+    const e = this.cellStart[k1 + 1];
+    if (k0 === a.lastKey + 1 && a.n > 0 && sx === a.sx && sy === a.sy && sz === a.sz) {
+      out[2 * a.n - 1] = e;
+      a.lastKey = k1;
+      return;
+    }
+    if (e === s) {
+      a.lastKey = -2;
+      return;
+    }
+    out[2 * a.n] = s;
+    out[2 * a.n + 1] = e;
+    if (shifts !== null) {
+      shifts[3 * a.n] = sx;
+      shifts[3 * a.n + 1] = sy;
+      shifts[3 * a.n + 2] = sz;
+    }
+    a.sx = sx;
+    a.sy = sy;
+    a.sz = sz;
+    a.lastKey = k1;
+    a.n++;
   }
 
   /** First cell coordinate to visit along an axis (may be negative in periodic worlds). */

@@ -27,6 +27,8 @@ const U2 = [0.6, 0.8, 0];
 export interface KernelScratch {
   /** [start, end) pairs of the cells in reach of the current agent. */
   ranges: Int32Array;
+  /** Per range: offset (x, y, z) that brings candidates across a periodic seam. */
+  shifts: Float64Array;
   /** Rule vectors and the new state (see the offsets above). */
   v: Float64Array;
   /** Reach in cells per axis: prey x y z, then predators x y z. */
@@ -43,7 +45,8 @@ export function createScratch(c: RuleConstants, grid: UniformGrid): KernelScratc
   const vision = Math.max(c.predVision, Math.sqrt(c.killR2));
   const reach = Int32Array.of(k(c.preyReach, 0), k(c.preyReach, 1), k(c.preyReach, 2), k(vision, 0), k(vision, 1), k(vision, 2));
   const maxRanges = Math.max(grid.maxRanges(reach[0], reach[1], reach[2]), grid.maxRanges(reach[3], reach[4], reach[5]));
-  return { ranges: new Int32Array(2 * Math.max(1, maxRanges)), v: new Float64Array(32), reach };
+  const m = Math.max(1, maxRanges);
+  return { ranges: new Int32Array(2 * m), shifts: new Float64Array(3 * m), v: new Float64Array(32), reach };
 }
 
 function falloff(code: number, d2: number): number {
@@ -66,18 +69,23 @@ export function stepRange(
   scratch: KernelScratch,
 ): void {
   const { px, py, pz, vx, vy, vz, id, kind } = src;
-  const { ranges, v: s, reach } = scratch;
+  const { ranges, shifts, v: s, reach } = scratch;
   const Lx = c.size[0];
   const Ly = c.size[1];
   const Lz = c.size[2];
   const hx = Lx / 2;
   const hy = Ly / 2;
   const hz = Lz / 2;
-  const wrap = c.boundary === 1;
+  // Seams are handled per range by shifts; only worlds narrower than the reach need a
+  // per-candidate minimum image.
+  const minImagePrey = grid.needsMinimumImage(reach[0], reach[1], reach[2]);
+  const minImagePred = grid.needsMinimumImage(reach[3], reach[4], reach[5]);
+  let wrap = false;
+  const checkKind = c.predatorsPresent;
   const dims2 = c.dims === 2;
   const U = dims2 ? U2 : U3;
   const preyReach2 = c.preyReach * c.preyReach;
-  const { sepR2, aliR2, cohR2, fleeR2, killR2, predVisionR2, fovCos } = c;
+  const { sepR2, aliR2, cohR2, fleeR2, killR2, predVisionR2, fovCos, sepFall, aliFall, cohFall } = c;
   const useFov = fovCos > -1;
   const nx = grid.n[0];
   const ny = grid.n[1];
@@ -100,8 +108,9 @@ export function stepRange(
     if (cell !== lastCell || ki !== lastKind) {
       nr =
         ki === PREY
-          ? grid.cellRanges(cx, cy, cz, reach[0], reach[1], reach[2], ranges)
-          : grid.cellRanges(cx, cy, cz, reach[3], reach[4], reach[5], ranges);
+          ? grid.cellRanges(cx, cy, cz, reach[0], reach[1], reach[2], ranges, shifts)
+          : grid.cellRanges(cx, cy, cz, reach[3], reach[4], reach[5], ranges, shifts);
+      wrap = ki === PREY ? minImagePrey : minImagePred;
       lastCell = cell;
       lastKind = ki;
     }
@@ -117,11 +126,14 @@ export function stepRange(
     if (ki === PREY) {
       for (let r = 0; r < nr; r++) {
         const e = ranges[2 * r + 1];
+        const ox = xi - shifts[3 * r];
+        const oy = yi - shifts[3 * r + 1];
+        const oz = zi - shifts[3 * r + 2];
         for (let j = ranges[2 * r]; j < e; j++) {
           if (j === i) continue;
-          let dx = px[j] - xi;
-          let dy = py[j] - yi;
-          let dz = pz[j] - zi;
+          let dx = px[j] - ox;
+          let dy = py[j] - oy;
+          let dz = pz[j] - oz;
           if (wrap) {
             if (dx > hx) dx -= Lx;
             else if (dx < -hx) dx += Lx;
@@ -132,7 +144,7 @@ export function stepRange(
           }
           let d2 = dx * dx + dy * dy + dz * dz;
           if (d2 >= preyReach2) continue;
-          if (kind[j] !== PREY) {
+          if (checkKind && kind[j] !== PREY) {
             if (d2 < fleeR2 && d2 > 0) {
               const f = 1 / Math.sqrt(d2);
               fx -= dx * f;
@@ -152,21 +164,21 @@ export function stepRange(
           }
           if (useFov && speedI > 0 && dx * uxi + dy * uyi + dz * uzi < fovCos * Math.sqrt(d2) * speedI) continue;
           if (d2 < sepR2) {
-            const w = falloff(c.sepFall, d2);
+            const w = sepFall === 0 ? 1 : falloff(sepFall, d2);
             sx -= dx * w;
             sy -= dy * w;
             sz -= dz * w;
             sn++;
           }
           if (d2 < aliR2) {
-            const w = falloff(c.aliFall, d2);
+            const w = aliFall === 0 ? 1 : falloff(aliFall, d2);
             ax += vx[j] * w;
             ay += vy[j] * w;
             az += vz[j] * w;
             an++;
           }
           if (d2 < cohR2) {
-            const w = falloff(c.cohFall, d2);
+            const w = cohFall === 0 ? 1 : falloff(cohFall, d2);
             qx += dx * w;
             qy += dy * w;
             qz += dz * w;
@@ -177,11 +189,14 @@ export function stepRange(
     } else {
       for (let r = 0; r < nr; r++) {
         const e = ranges[2 * r + 1];
+        const ox = xi - shifts[3 * r];
+        const oy = yi - shifts[3 * r + 1];
+        const oz = zi - shifts[3 * r + 2];
         for (let j = ranges[2 * r]; j < e; j++) {
           if (kind[j] !== PREY) continue;
-          let dx = px[j] - xi;
-          let dy = py[j] - yi;
-          let dz = pz[j] - zi;
+          let dx = px[j] - ox;
+          let dy = py[j] - oy;
+          let dz = pz[j] - oz;
           if (wrap) {
             if (dx > hx) dx -= Lx;
             else if (dx < -hx) dx += Lx;
