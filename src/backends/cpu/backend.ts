@@ -41,7 +41,7 @@ export class CpuBackend implements SyncBackend {
   private predators = false;
   private readonly grid = new UniformGrid();
   private scratch: KernelScratch | null = null;
-  private timing: StepTiming = { grid: 0, neighbours: 0, total: 0 };
+  private readonly timing: StepTiming = { grid: 0, neighbours: 0, total: 0 };
 
   configure(params: Params, state: FlockState): void {
     this.params = params;
@@ -75,7 +75,9 @@ export class CpuBackend implements SyncBackend {
       state.current = (state.current ^ 1) as 0 | 1;
       state.stepCount = state.stepCount + 1;
       const t2 = now();
-      this.timing = { grid: t1 - t0, neighbours: t2 - t1, total: t2 - t0 };
+      this.timing.grid = t1 - t0;
+      this.timing.neighbours = t2 - t1;
+      this.timing.total = t2 - t0;
     }
   }
 

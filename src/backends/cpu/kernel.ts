@@ -111,9 +111,9 @@ export function stepRange(
           ? grid.cellRanges(cx, cy, cz, reach[0], reach[1], reach[2], ranges, shifts)
           : grid.cellRanges(cx, cy, cz, reach[3], reach[4], reach[5], ranges, shifts);
       wrap = ki === PREY ? minImagePrey : minImagePred;
-      lastCell = cell;
-      lastKind = ki;
     }
+    lastCell = cell;
+    lastKind = ki;
 
     let sx = 0, sy = 0, sz = 0, sn = 0; // separation
     let ax = 0, ay = 0, az = 0, an = 0; // alignment
@@ -130,7 +130,6 @@ export function stepRange(
         const oy = yi - shifts[3 * r + 1];
         const oz = zi - shifts[3 * r + 2];
         for (let j = ranges[2 * r]; j < e; j++) {
-          if (j === i) continue;
           let dx = px[j] - ox;
           let dy = py[j] - oy;
           let dz = pz[j] - oz;
@@ -156,6 +155,7 @@ export function stepRange(
             continue;
           }
           if (d2 === 0) {
+            if (j === i) continue; // self: its own cell has no seam shift, so d2 is exactly 0
             const sgn = idI < id[j] ? COINCIDENT_EPS : -COINCIDENT_EPS;
             dx = U[0] * sgn;
             dy = U[1] * sgn;
