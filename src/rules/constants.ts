@@ -42,6 +42,8 @@ export interface RuleConstants {
   readonly killR2: number;
   readonly fleeR2: number;
   readonly fleeW: number;
+  /** Weights of separation, alignment, cohesion and flee, in that order. */
+  readonly weights: Float64Array;
   /** Predators were present when derived: prey must check neighbour kinds. */
   readonly predatorsPresent: boolean;
   /** Largest radius a prey agent scans for (flocking, and fleeing/killing when predators exist). */
@@ -99,6 +101,7 @@ export function deriveConstants(p: Params, predatorsPresent: boolean): RuleConst
     killR2: sq(p.predator.killRadius),
     fleeR2: sq(p.flee.radius),
     fleeW: p.flee.weight,
+    weights: Float64Array.of(p.separation.weight, p.alignment.weight, p.cohesion.weight, p.flee.weight),
     predatorsPresent,
     preyReach: predatorsPresent ? Math.max(flockReach, p.flee.radius, p.predator.killRadius) : flockReach,
     obstacles,

@@ -1,55 +1,44 @@
 import type { RuleConstants } from './constants.ts';
+import { POS } from './scratch.ts';
 
 /**
- * Squared distance from a point to the repel line (a ray from laser origin along its
- * direction: the closest point is clamped to t ≥ 0), and the offset point − closest point in
- * out[o..o+2]. Chalmers study, 4.2.1.
+ * Offset from the repel line to the agent at s[POS..]: the line is the ray from the laser's
+ * origin along its direction (closest point clamped to t ≥ 0; Chalmers study 4.2.1). Writes
+ * the offset (point − closest point) to s[o..o+2] and its squared length to s[o+3].
  */
-export function offsetFromLine(
-  c: RuleConstants,
-  px: number,
-  py: number,
-  pz: number,
-  out: Float64Array,
-  o: number,
-): number {
-  const [ox, oy, oz] = c.laserO;
-  const [dx, dy, dz] = c.laserD;
-  const rx = px - ox;
-  const ry = py - oy;
-  const rz = pz - oz;
+export function offsetFromLine(c: RuleConstants, s: Float64Array, o: number): void {
+  const rx = s[POS] - c.laserO[0];
+  const ry = s[POS + 1] - c.laserO[1];
+  const rz = s[POS + 2] - c.laserO[2];
+  const dx = c.laserD[0];
+  const dy = c.laserD[1];
+  const dz = c.laserD[2];
   let t = rx * dx + ry * dy + rz * dz;
   if (t < 0) t = 0;
   const qx = rx - t * dx;
   const qy = ry - t * dy;
   const qz = rz - t * dz;
-  out[o] = qx;
-  out[o + 1] = qy;
-  out[o + 2] = qz;
-  return qx * qx + qy * qy + qz * qz;
+  s[o] = qx;
+  s[o + 1] = qy;
+  s[o + 2] = qz;
+  s[o + 3] = qx * qx + qy * qy + qz * qz;
 }
 
 /**
- * Repulsion from the line: strength · (p − p_c) / |p − p_c|² within the laser radius (magnitude
- * strength / d), else zero. Written to out[o..o+2].
+ * Repulsion of the agent at s[POS..] from the line: strength · (p − p_c) / |p − p_c|² within
+ * the laser radius (magnitude strength / d), else zero, into s[o..o+2]. Uses s[tmp..tmp+3].
  */
-export function repelFromLine(
-  c: RuleConstants,
-  px: number,
-  py: number,
-  pz: number,
-  out: Float64Array,
-  o: number,
-): void {
-  const d2 = offsetFromLine(c, px, py, pz, out, o);
+export function repelFromLine(c: RuleConstants, s: Float64Array, o: number, tmp: number): void {
+  offsetFromLine(c, s, tmp);
+  const d2 = s[tmp + 3];
   if (!c.laser || d2 >= c.laserR2 || d2 === 0) {
-    out[o] = 0;
-    out[o + 1] = 0;
-    out[o + 2] = 0;
+    s[o] = 0;
+    s[o + 1] = 0;
+    s[o + 2] = 0;
     return;
   }
   const f = c.laserStrength / d2;
-  out[o] *= f;
-  out[o + 1] *= f;
-  out[o + 2] = c.dims === 2 ? 0 : out[o + 2] * f;
+  s[o] = s[tmp] * f;
+  s[o + 1] = s[tmp + 1] * f;
+  s[o + 2] = c.dims === 2 ? 0 : s[tmp + 2] * f;
 }

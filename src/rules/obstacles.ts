@@ -1,22 +1,20 @@
 import type { RuleConstants } from './constants.ts';
+import { POS, VEL } from './scratch.ts';
 
 /**
- * See-ahead obstacle avoidance (CGIT report): cast the segment p → p + v·lookAhead; of the
- * spheres it enters, take the nearest hit and steer from the sphere's centre towards the ray's
- * tip, with magnitude avoidance.weight × maxAccel. Writes the acceleration into out[o..o+2];
- * returns false (and writes zeros) when nothing is ahead.
+ * See-ahead obstacle avoidance (CGIT report): cast the segment p → p + v·lookAhead from the
+ * agent at out[POS..] moving at out[VEL..]; of the spheres it enters, take the nearest hit and
+ * steer from the sphere's centre towards the ray's tip, with magnitude avoidance.weight ×
+ * maxAccel. Writes the acceleration into out[o..o+2]; returns false (and writes zeros) when
+ * nothing is ahead.
  */
-export function avoidObstacles(
-  c: RuleConstants,
-  px: number,
-  py: number,
-  pz: number,
-  vx: number,
-  vy: number,
-  vz: number,
-  out: Float64Array,
-  o: number,
-): boolean {
+export function avoidObstacles(c: RuleConstants, out: Float64Array, o: number): boolean {
+  const px = out[POS];
+  const py = out[POS + 1];
+  const pz = out[POS + 2];
+  const vx = out[VEL];
+  const vy = out[VEL + 1];
+  const vz = out[VEL + 2];
   out[o] = 0;
   out[o + 1] = 0;
   out[o + 2] = 0;
@@ -70,16 +68,12 @@ export function avoidObstacles(
  * Hard collision as the last resort (Intel article): if the new position is inside an
  * obstacle, undo the move and reverse the velocity. If the old position is inside too (an
  * obstacle placed on top of agents), move the agent onto the sphere's surface instead.
- * Works on s[o..o+5] = [px, py, pz, vx, vy, vz] (new state) given the old position.
+ * Works on s[o..o+5] = [px, py, pz, vx, vy, vz] (new state) given the old position s[POS..].
  */
-export function resolveObstacleCollision(
-  c: RuleConstants,
-  ox: number,
-  oy: number,
-  oz: number,
-  s: Float64Array,
-  o: number,
-): void {
+export function resolveObstacleCollision(c: RuleConstants, s: Float64Array, o: number): void {
+  const ox = s[POS];
+  const oy = s[POS + 1];
+  const oz = s[POS + 2];
   const ob = c.obstacles;
   for (let k = 0; k < c.nObstacles; k++) {
     const cx = ob[4 * k];

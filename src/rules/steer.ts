@@ -1,111 +1,112 @@
+import { LIM, VEL } from './scratch.ts';
+
 /**
- * Small vector helpers on a scratch Float64Array: no objects, no allocation.
+ * Small vector helpers on the scratch array (see scratch.ts): vectors are three slots at an
+ * offset; limits are read from the LIM slots. No objects, no boxed numbers.
  */
 
-/** Scale v = out[o..o+2] to unit length (zero stays zero). */
-export function normalizeAt(out: Float64Array, o: number): void {
-  const l = Math.sqrt(out[o] * out[o] + out[o + 1] * out[o + 1] + out[o + 2] * out[o + 2]);
+/** Scale v = s[o..o+2] to unit length (zero stays zero). */
+export function normalizeAt(s: Float64Array, o: number): void {
+  const l = Math.sqrt(s[o] * s[o] + s[o + 1] * s[o + 1] + s[o + 2] * s[o + 2]);
   if (l > 0) {
-    out[o] /= l;
-    out[o + 1] /= l;
-    out[o + 2] /= l;
+    s[o] /= l;
+    s[o + 1] /= l;
+    s[o + 2] /= l;
   }
 }
 
-/** Shorten v = out[o..o+2] to at most `max` (Reynolds' truncate). */
-export function truncateAt(out: Float64Array, o: number, max: number): void {
-  const l2 = out[o] * out[o] + out[o + 1] * out[o + 1] + out[o + 2] * out[o + 2];
-  if (l2 > max * max) {
-    const f = max / Math.sqrt(l2);
-    out[o] *= f;
-    out[o + 1] *= f;
-    out[o + 2] *= f;
+/** Multiply v = s[o..o+2] by w[k]. */
+export function scaleAt(s: Float64Array, o: number, w: Float64Array, k: number): void {
+  s[o] *= w[k];
+  s[o + 1] *= w[k];
+  s[o + 2] *= w[k];
+}
+
+/** Shorten v = s[o..o+2] to at most s[max] (Reynolds' truncate). */
+export function truncateAt(s: Float64Array, o: number, max: number): void {
+  const m = s[max];
+  const l2 = s[o] * s[o] + s[o + 1] * s[o + 1] + s[o + 2] * s[o + 2];
+  if (l2 > m * m) {
+    const f = m / Math.sqrt(l2);
+    s[o] *= f;
+    s[o + 1] *= f;
+    s[o + 2] *= f;
   }
 }
 
 /**
- * Reynolds steering: desired velocity (out[o..o+2], scaled to maxSpeed when `scale`) minus the
- * current velocity, truncated to maxForce.
+ * Reynolds steering: the desired velocity s[o..o+2] (scaled to the max speed s[LIM+1] when
+ * `scale`) minus the agent's velocity s[VEL..], truncated to the max force s[LIM+2].
  */
-export function steerAt(
-  out: Float64Array,
-  o: number,
-  scale: boolean,
-  maxSpeed: number,
-  vx: number,
-  vy: number,
-  vz: number,
-  maxForce: number,
-): void {
+export function steerAt(s: Float64Array, o: number, scale: boolean): void {
   if (scale) {
-    normalizeAt(out, o);
-    out[o] *= maxSpeed;
-    out[o + 1] *= maxSpeed;
-    out[o + 2] *= maxSpeed;
+    normalizeAt(s, o);
+    s[o] *= s[LIM + 1];
+    s[o + 1] *= s[LIM + 1];
+    s[o + 2] *= s[LIM + 1];
   }
-  out[o] -= vx;
-  out[o + 1] -= vy;
-  out[o + 2] -= vz;
-  truncateAt(out, o, maxForce);
+  s[o] -= s[VEL];
+  s[o + 1] -= s[VEL + 1];
+  s[o + 2] -= s[VEL + 2];
+  truncateAt(s, o, LIM + 2);
 }
 
 /**
- * Priority allocation (Chalmers study, 2.3): rules in out at offsets `order`, each already
- * weighted, take min(|v|, budget) from the acceleration budget in turn. Sum in out[dst..dst+2].
+ * Priority allocation (Chalmers study, 2.3): the rule vectors at offsets `order`, already
+ * weighted, take min(|v|, budget) in turn from the budget s[LIM+3] (max acceleration).
+ * Their sum goes to s[dst..dst+2].
  */
-export function allocateByPriority(
-  out: Float64Array,
-  order: readonly number[],
-  budget: number,
-  dst: number,
-): void {
+export function allocateByPriority(s: Float64Array, order: readonly number[], dst: number): void {
   let ax = 0;
   let ay = 0;
   let az = 0;
-  let left = budget;
+  let left = s[LIM + 3];
   for (let i = 0; i < order.length && left > 0; i++) {
     const o = order[i];
-    const l = Math.sqrt(out[o] * out[o] + out[o + 1] * out[o + 1] + out[o + 2] * out[o + 2]);
+    const l = Math.sqrt(s[o] * s[o] + s[o + 1] * s[o + 1] + s[o + 2] * s[o + 2]);
     if (l === 0) continue;
     const take = l < left ? l : left;
     const f = take / l;
-    ax += out[o] * f;
-    ay += out[o + 1] * f;
-    az += out[o + 2] * f;
+    ax += s[o] * f;
+    ay += s[o + 1] * f;
+    az += s[o + 2] * f;
     left -= take;
   }
-  out[dst] = ax;
-  out[dst + 1] = ay;
-  out[dst + 2] = az;
+  s[dst] = ax;
+  s[dst + 1] = ay;
+  s[dst + 2] = az;
 }
 
-/** Clamp speed of v = out[o..o+2] to [min, max]; a zero velocity below min takes direction (fx, fy, fz). */
-export function clampSpeedAt(
-  out: Float64Array,
-  o: number,
-  min: number,
-  max: number,
-  fx: number,
-  fy: number,
-  fz: number,
-): void {
-  const l = Math.sqrt(out[o] * out[o] + out[o + 1] * out[o + 1] + out[o + 2] * out[o + 2]);
+/**
+ * Clamp the speed of v = s[o..o+2] to [s[LIM], s[LIM+1]]. A zero velocity below the minimum
+ * takes the old heading s[VEL..] or, if that is zero too, the fixed direction `u`.
+ */
+export function clampSpeedAt(s: Float64Array, o: number, u: readonly number[]): void {
+  const min = s[LIM];
+  const max = s[LIM + 1];
+  const l = Math.sqrt(s[o] * s[o] + s[o + 1] * s[o + 1] + s[o + 2] * s[o + 2]);
   if (l > max) {
     const f = max / l;
-    out[o] *= f;
-    out[o + 1] *= f;
-    out[o + 2] *= f;
+    s[o] *= f;
+    s[o + 1] *= f;
+    s[o + 2] *= f;
   } else if (l < min) {
     if (l > 0) {
       const f = min / l;
-      out[o] *= f;
-      out[o + 1] *= f;
-      out[o + 2] *= f;
+      s[o] *= f;
+      s[o + 1] *= f;
+      s[o + 2] *= f;
+      return;
+    }
+    const vl = Math.sqrt(s[VEL] * s[VEL] + s[VEL + 1] * s[VEL + 1] + s[VEL + 2] * s[VEL + 2]);
+    if (vl > 0) {
+      s[o] = (s[VEL] / vl) * min;
+      s[o + 1] = (s[VEL + 1] / vl) * min;
+      s[o + 2] = (s[VEL + 2] / vl) * min;
     } else {
-      const fl = Math.sqrt(fx * fx + fy * fy + fz * fz) || 1;
-      out[o] = (fx / fl) * min;
-      out[o + 1] = (fy / fl) * min;
-      out[o + 2] = (fz / fl) * min;
+      s[o] = u[0] * min;
+      s[o + 1] = u[1] * min;
+      s[o + 2] = u[2] * min;
     }
   }
 }

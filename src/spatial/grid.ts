@@ -52,6 +52,9 @@ export class UniformGrid {
     const dims = c.dimensions === 2 ? 2 : 3;
     const maxCells = Math.max(4096, c.capacity);
     let r = c.allPairs || !(c.radius > 0) ? Number.POSITIVE_INFINITY : c.radius;
+    // Below size / 2^20 the per-axis cap decides n anyway; starting there also keeps r out of
+    // the subnormal range, where r * 1.25 rounds back to r and the widening loop never ends.
+    r = Math.max(r, Math.max(c.size[0], c.size[1], dims === 2 ? 0 : c.size[2]) / (1 << 20));
     let n: [number, number, number];
     for (;;) {
       n = [0, 1, 2].map((a) =>
@@ -131,7 +134,7 @@ export class UniformGrid {
   /** Stable counting-sort scatter of agents from `src` into `dst` in key order (after build). */
   scatter(src: Half, dst: Half, count: number): void {
     const { keys, cursor } = this;
-    cursor.set(this.cellStart.subarray(0, this.nCells));
+    for (let k = 0; k < this.nCells; k++) cursor[k] = this.cellStart[k];
     const { px, py, pz, vx, vy, vz, id, kind } = src;
     for (let i = 0; i < count; i++) {
       const k = keys[i];
@@ -152,7 +155,7 @@ export class UniformGrid {
   /** Stable counting sort of agent indices (after build): `order[cellStart[k] ..]` lists cell k. */
   sortIndices(count: number, order: Uint32Array): void {
     const { keys, cursor } = this;
-    cursor.set(this.cellStart.subarray(0, this.nCells));
+    for (let k = 0; k < this.nCells; k++) cursor[k] = this.cellStart[k];
     for (let i = 0; i < count; i++) {
       const k = keys[i];
       if (k !== NO_CELL) order[cursor[k]++] = i;
@@ -199,26 +202,25 @@ export class UniformGrid {
     const y1 = this.hi(1, cy, ky);
     const z0 = this.lo(2, cz, kz);
     const z1 = this.hi(2, cz, kz);
-    const Lx = this.size[0];
     this.acc.n = 0;
     this.acc.lastKey = -2;
     for (let zz = z0; zz <= z1; zz++) {
       const z = zz < 0 ? zz + nz : zz >= nz ? zz - nz : zz;
-      const sz = zz < 0 ? -this.size[2] : zz >= nz ? this.size[2] : 0;
+      const sz = zz < 0 ? -1 : zz >= nz ? 1 : 0;
       for (let yy = y0; yy <= y1; yy++) {
         const y = yy < 0 ? yy + ny : yy >= ny ? yy - ny : yy;
-        const sy = yy < 0 ? -this.size[1] : yy >= ny ? this.size[1] : 0;
+        const sy = yy < 0 ? -1 : yy >= ny ? 1 : 0;
         const row = nx * (y + ny * z);
         if (this.rank === null) {
           // linear keys: each unwrapped part of the row is one run of keys
-          if (x0 < 0) this.addRun(row + x0 + nx, row + nx - 1, -Lx, sy, sz, out, shifts);
+          if (x0 < 0) this.addRun(row + x0 + nx, row + nx - 1, -1, sy, sz, out, shifts);
           this.addRun(row + Math.max(x0, 0), row + Math.min(x1, nx - 1), 0, sy, sz, out, shifts);
-          if (x1 >= nx) this.addRun(row, row + x1 - nx, Lx, sy, sz, out, shifts);
+          if (x1 >= nx) this.addRun(row, row + x1 - nx, 1, sy, sz, out, shifts);
         } else {
           for (let xx = x0; xx <= x1; xx++) {
             const x = xx < 0 ? xx + nx : xx >= nx ? xx - nx : xx;
             const k = this.rank[row + x];
-            this.addRun(k, k, xx < 0 ? -Lx : xx >= nx ? Lx : 0, sy, sz, out, shifts);
+            this.addRun(k, k, xx < 0 ? -1 : xx >= nx ? 1 : 0, sy, sz, out, shifts);
           }
         }
       }
@@ -229,7 +231,11 @@ export class UniformGrid {
   /** Range builder state of cellRanges (kept on the grid so the hot path allocates nothing). */
   private readonly acc = { n: 0, lastKey: -2, sx: 0, sy: 0, sz: 0 };
 
-  /** Append the agents of the cells with keys k0..k1, merging with the previous range if adjacent. */
+  /**
+   * Append the agents of the cells with keys k0..k1, merging with the previous range if adjacent.
+   * Seam crossings (sx, sy, sz) are -1, 0 or 1 (small integers: doubles passed to a function
+   * that is not inlined would be boxed on the heap).
+   */
   private addRun(
     k0: number,
     k1: number,
@@ -254,9 +260,9 @@ export class UniformGrid {
     out[2 * a.n] = s;
     out[2 * a.n + 1] = e;
     if (shifts !== null) {
-      shifts[3 * a.n] = sx;
-      shifts[3 * a.n + 1] = sy;
-      shifts[3 * a.n + 2] = sz;
+      shifts[3 * a.n] = sx * this.size[0];
+      shifts[3 * a.n + 1] = sy * this.size[1];
+      shifts[3 * a.n + 2] = sz * this.size[2];
     }
     a.sx = sx;
     a.sy = sy;

@@ -6,7 +6,7 @@ import { FIELDS, FlockState, STATE_VERSION } from './layout.ts';
 /** "MRMS" little-endian: a murmur snapshot. */
 export const SNAPSHOT_MAGIC = 0x534d524d;
 export const SNAPSHOT_VERSION = 1;
-const HEAD = 32;
+const HEAD = 36;
 
 /** Thrown when snapshot bytes cannot be restored; nothing is changed. */
 export class SnapshotError extends Error {
@@ -18,8 +18,8 @@ export class SnapshotError extends Error {
 
 /**
  * Serialise the last completed step and its parameters. Layout (little-endian u32 words):
- * magic, snapshot version, state version, CRC-32 of everything after the 32-byte head,
- * params byte length, agent count, capacity, step count (low, high as two more words, f64 split);
+ * magic, snapshot version, state version, CRC-32 of everything from byte 16 on, params byte
+ * length, agent count, capacity, step count low word, step count high word (36 bytes in all);
  * then the params JSON, zero-padded to 4 bytes; then each field of the front half, count
  * elements each, in layout order (kind and alive padded to 4 bytes).
  */
@@ -39,6 +39,7 @@ export function encodeSnapshot(state: FlockState, params: Params): Uint8Array {
   w.setUint32(20, count, true);
   w.setUint32(24, state.capacity, true);
   w.setUint32(28, state.stepCount >>> 0, true);
+  w.setUint32(32, Math.floor(state.stepCount / 2 ** 32), true);
   out.set(json, HEAD);
   let off = HEAD + pad4(json.length);
   for (const f of FIELDS) {
@@ -56,21 +57,35 @@ export function decodeSnapshot(
   options: { shared?: boolean } = {},
 ): { state: FlockState; params: Params } {
   if (!(bytes instanceof Uint8Array)) throw new SnapshotError('snapshot must be a Uint8Array');
-  if (bytes.length < HEAD) throw new SnapshotError(`snapshot truncated: ${bytes.length} bytes, header needs ${HEAD}`);
+  if (bytes.length < HEAD)
+    throw new SnapshotError(`snapshot truncated: ${bytes.length} bytes, header needs ${HEAD}`);
   const r = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (r.getUint32(0, true) !== SNAPSHOT_MAGIC) throw new SnapshotError('not a murmur snapshot (bad magic)');
   const v = r.getUint32(4, true);
-  if (v !== SNAPSHOT_VERSION) throw new SnapshotError(`got v${v} snapshot when expected v${SNAPSHOT_VERSION}`);
+  if (v !== SNAPSHOT_VERSION)
+    throw new SnapshotError(`got v${v} snapshot when expected v${SNAPSHOT_VERSION}`);
   const sv = r.getUint32(8, true);
-  if (sv !== STATE_VERSION) throw new SnapshotError(`snapshot holds v${sv} state when expected v${STATE_VERSION}`);
+  if (sv !== STATE_VERSION)
+    throw new SnapshotError(`snapshot holds v${sv} state when expected v${STATE_VERSION}`);
   const jsonLen = r.getUint32(16, true);
   const count = r.getUint32(20, true);
   const capacity = r.getUint32(24, true);
   const pad4 = (n: number) => (n + 3) & ~3;
-  const sizes: Record<string, number> = { px: 4, py: 4, pz: 4, vx: 4, vy: 4, vz: 4, id: 4, kind: 1, alive: 1 };
+  const sizes: Record<string, number> = {
+    px: 4,
+    py: 4,
+    pz: 4,
+    vx: 4,
+    vy: 4,
+    vz: 4,
+    id: 4,
+    kind: 1,
+    alive: 1,
+  };
   let expected = HEAD + pad4(jsonLen);
   for (const f of FIELDS) expected += pad4(count * sizes[f]);
-  if (count > capacity || capacity > 1 << 26) throw new SnapshotError(`snapshot count ${count} / capacity ${capacity} invalid`);
+  if (count > capacity || capacity > 1 << 26)
+    throw new SnapshotError(`snapshot count ${count} / capacity ${capacity} invalid`);
   if (bytes.length !== expected)
     throw new SnapshotError(`snapshot truncated or padded: ${bytes.length} bytes, expected ${expected}`);
   const crc = crc32(bytes.subarray(16));
@@ -91,6 +106,6 @@ export function decodeSnapshot(
   }
   state.count = count;
   state.current = 0;
-  state.stepCount = r.getUint32(28, true);
+  state.stepCount = r.getUint32(28, true) + r.getUint32(32, true) * 2 ** 32;
   return { state, params };
 }

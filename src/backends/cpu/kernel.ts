@@ -1,20 +1,33 @@
 import { applyBoundary } from '../../rules/boundary.ts';
 import type { RuleConstants } from '../../rules/constants.ts';
-import { repelFromLine, offsetFromLine } from '../../rules/laser.ts';
+import { offsetFromLine, repelFromLine } from '../../rules/laser.ts';
 import { avoidObstacles, resolveObstacleCollision } from '../../rules/obstacles.ts';
-import { allocateByPriority, clampSpeedAt, normalizeAt, steerAt, truncateAt } from '../../rules/steer.ts';
+import {
+  ACC,
+  ALI,
+  AVOID,
+  COH,
+  FLEE,
+  LIM,
+  NEW,
+  POS,
+  REPEL,
+  SCRATCH_LENGTH,
+  SEP,
+  TMP,
+  VEL,
+} from '../../rules/scratch.ts';
+import {
+  allocateByPriority,
+  clampSpeedAt,
+  normalizeAt,
+  scaleAt,
+  steerAt,
+  truncateAt,
+} from '../../rules/steer.ts';
 import type { UniformGrid } from '../../spatial/grid.ts';
 import { type Half, PREY } from '../../state/layout.ts';
 
-// Offsets of the rule vectors in the per-thread scratch array.
-const SEP = 0;
-const ALI = 3;
-const COH = 6;
-const FLEE = 9;
-const AVOID = 12;
-const REPEL = 15;
-const ACC = 18;
-const S = 21; // new state: px py pz vx vy vz
 const PRIORITY = [AVOID, REPEL, FLEE, SEP, ALI, COH];
 const WEIGHTED = [SEP, ALI, COH, FLEE, AVOID, REPEL];
 
@@ -40,17 +53,34 @@ export interface KernelScratch {
  * step) whenever either is reconfigured.
  */
 export function createScratch(c: RuleConstants, grid: UniformGrid): KernelScratch {
+  // A reach never needs more cells than the axis has (cellRanges then spans the axis once); the
+  // clamp also keeps huge radii (vision 1e6 in a millimetre world) inside Int32 range.
   const k = (r: number, a: number) =>
-    a === 2 && grid.dimensions === 2 ? 0 : Number.isFinite(r) && r > 0 ? Math.ceil(r / grid.cell[a] - 1e-9) : 0;
+    a === 2 && grid.dimensions === 2
+      ? 0
+      : r > 0
+        ? Math.min(grid.n[a], Math.ceil(r / grid.cell[a] - 1e-9))
+        : 0;
   const vision = Math.max(c.predVision, Math.sqrt(c.killR2));
-  const reach = Int32Array.of(k(c.preyReach, 0), k(c.preyReach, 1), k(c.preyReach, 2), k(vision, 0), k(vision, 1), k(vision, 2));
-  const maxRanges = Math.max(grid.maxRanges(reach[0], reach[1], reach[2]), grid.maxRanges(reach[3], reach[4], reach[5]));
+  const reach = Int32Array.of(
+    k(c.preyReach, 0),
+    k(c.preyReach, 1),
+    k(c.preyReach, 2),
+    k(vision, 0),
+    k(vision, 1),
+    k(vision, 2),
+  );
+  const maxRanges = Math.max(
+    grid.maxRanges(reach[0], reach[1], reach[2]),
+    grid.maxRanges(reach[3], reach[4], reach[5]),
+  );
   const m = Math.max(1, maxRanges);
-  return { ranges: new Int32Array(2 * m), shifts: new Float64Array(3 * m), v: new Float64Array(32), reach };
-}
-
-function falloff(code: number, d2: number): number {
-  return code === 0 ? 1 : code === 1 ? 1 / Math.sqrt(d2) : 1 / d2;
+  return {
+    ranges: new Int32Array(2 * m),
+    shifts: new Float64Array(3 * m),
+    v: new Float64Array(SCRATCH_LENGTH),
+    reach,
+  };
 }
 
 /**
@@ -87,6 +117,7 @@ export function stepRange(
   const preyReach2 = c.preyReach * c.preyReach;
   const { sepR2, aliR2, cohR2, fleeR2, killR2, predVisionR2, fovCos, sepFall, aliFall, cohFall } = c;
   const useFov = fovCos > -1;
+  const weights = c.weights;
   const nx = grid.n[0];
   const ny = grid.n[1];
   let lastCell = -1;
@@ -115,10 +146,22 @@ export function stepRange(
     lastCell = cell;
     lastKind = ki;
 
-    let sx = 0, sy = 0, sz = 0, sn = 0; // separation
-    let ax = 0, ay = 0, az = 0, an = 0; // alignment
-    let qx = 0, qy = 0, qz = 0, qn = 0; // cohesion (or predator chase)
-    let fx = 0, fy = 0, fz = 0, fn = 0; // flee
+    let sx = 0,
+      sy = 0,
+      sz = 0,
+      sn = 0; // separation
+    let ax = 0,
+      ay = 0,
+      az = 0,
+      an = 0; // alignment
+    let qx = 0,
+      qy = 0,
+      qz = 0,
+      qn = 0; // cohesion (or predator chase)
+    let fx = 0,
+      fy = 0,
+      fz = 0,
+      fn = 0; // flee
     let killed = false;
     const speedI = Math.sqrt(uxi * uxi + uyi * uyi + uzi * uzi);
     const idI = id[i];
@@ -162,23 +205,24 @@ export function stepRange(
             dz = U[2] * sgn;
             d2 = COINCIDENT_EPS * COINCIDENT_EPS;
           }
-          if (useFov && speedI > 0 && dx * uxi + dy * uyi + dz * uzi < fovCos * Math.sqrt(d2) * speedI) continue;
+          if (useFov && speedI > 0 && dx * uxi + dy * uyi + dz * uzi < fovCos * Math.sqrt(d2) * speedI)
+            continue;
           if (d2 < sepR2) {
-            const w = sepFall === 0 ? 1 : falloff(sepFall, d2);
+            const w = sepFall === 0 ? 1 : sepFall === 1 ? 1 / Math.sqrt(d2) : 1 / d2;
             sx -= dx * w;
             sy -= dy * w;
             sz -= dz * w;
             sn++;
           }
           if (d2 < aliR2) {
-            const w = aliFall === 0 ? 1 : falloff(aliFall, d2);
+            const w = aliFall === 0 ? 1 : aliFall === 1 ? 1 / Math.sqrt(d2) : 1 / d2;
             ax += vx[j] * w;
             ay += vy[j] * w;
             az += vz[j] * w;
             an++;
           }
           if (d2 < cohR2) {
-            const w = cohFall === 0 ? 1 : falloff(cohFall, d2);
+            const w = cohFall === 0 ? 1 : cohFall === 1 ? 1 / Math.sqrt(d2) : 1 / d2;
             qx += dx * w;
             qy += dy * w;
             qz += dz * w;
@@ -215,22 +259,32 @@ export function stepRange(
       }
     }
 
-    // --- rule vectors -------------------------------------------------------------------
+    // --- rule vectors (helpers work on the scratch array: no boxed numbers, no allocation) ---
     s.fill(0, 0, ACC + 3);
-    if (c.nObstacles > 0) avoidObstacles(c, xi, yi, zi, uxi, uyi, uzi, s, AVOID);
-    let maxSpeed: number;
-    let minSpeed: number;
+    s[POS] = xi;
+    s[POS + 1] = yi;
+    s[POS + 2] = zi;
+    s[VEL] = uxi;
+    s[VEL + 1] = uyi;
+    s[VEL + 2] = uzi;
+    if (c.nObstacles > 0) avoidObstacles(c, s, AVOID);
     if (ki === PREY) {
-      maxSpeed = c.maxSpeed;
-      minSpeed = c.minSpeed;
-      if (sn > 0) setRule(s, SEP, sx / sn, sy / sn, sz / sn, c.sepNorm, c, uxi, uyi, uzi, c.sepW);
+      s[LIM] = c.minSpeed;
+      s[LIM + 1] = c.maxSpeed;
+      s[LIM + 2] = c.maxForce;
+      s[LIM + 3] = c.maxAccel;
+      if (sn > 0) {
+        s[SEP] = sx / sn;
+        s[SEP + 1] = sy / sn;
+        s[SEP + 2] = sz / sn;
+        setRule(s, SEP, c.sepNorm, c.reynolds, weights, 0);
+      }
       if (an > 0) {
         s[ALI] = ax / an;
         s[ALI + 1] = ay / an;
         s[ALI + 2] = az / an;
-        if (c.reynolds) {
-          steerAt(s, ALI, c.aliNorm, c.maxSpeed, uxi, uyi, uzi, c.maxForce);
-        } else {
+        if (c.reynolds) steerAt(s, ALI, c.aliNorm);
+        else {
           if (c.aliNorm) normalizeAt(s, ALI);
           if (c.aliRelative) {
             s[ALI] -= uxi;
@@ -238,13 +292,23 @@ export function stepRange(
             s[ALI + 2] -= uzi;
           }
         }
-        scaleAt(s, ALI, c.aliW);
+        scaleAt(s, ALI, weights, 1);
       }
-      if (qn > 0) setRule(s, COH, qx / qn, qy / qn, qz / qn, c.cohNorm, c, uxi, uyi, uzi, c.cohW);
-      if (fn > 0) setRule(s, FLEE, fx / fn, fy / fn, fz / fn, c.reynolds, c, uxi, uyi, uzi, c.fleeW);
-      if (c.laser) repelFromLine(c, xi, yi, zi, s, REPEL);
+      if (qn > 0) {
+        s[COH] = qx / qn;
+        s[COH + 1] = qy / qn;
+        s[COH + 2] = qz / qn;
+        setRule(s, COH, c.cohNorm, c.reynolds, weights, 2);
+      }
+      if (fn > 0) {
+        s[FLEE] = fx / fn;
+        s[FLEE + 1] = fy / fn;
+        s[FLEE + 2] = fz / fn;
+        setRule(s, FLEE, c.reynolds, c.reynolds, weights, 3);
+      }
+      if (c.laser) repelFromLine(c, s, REPEL, TMP);
       if (dims2) for (let o = 2; o < ACC; o += 3) s[o] = 0;
-      if (c.priority) allocateByPriority(s, PRIORITY, c.maxAccel, ACC);
+      if (c.priority) allocateByPriority(s, PRIORITY, ACC);
       else {
         for (let w = 0; w < WEIGHTED.length; w++) {
           const o = WEIGHTED[w];
@@ -252,11 +316,13 @@ export function stepRange(
           s[ACC + 1] += s[o + 1];
           s[ACC + 2] += s[o + 2];
         }
-        truncateAt(s, ACC, c.maxAccel);
+        truncateAt(s, ACC, LIM + 3);
       }
     } else {
-      maxSpeed = c.predSpeed;
-      minSpeed = Math.min(c.minSpeed, c.predSpeed);
+      s[LIM] = c.minSpeed < c.predSpeed ? c.minSpeed : c.predSpeed;
+      s[LIM + 1] = c.predSpeed;
+      s[LIM + 2] = c.predAccel;
+      s[LIM + 3] = c.predAccel;
       // chase the centre of the prey in sight (confusion effect), else cruise on
       if (qn > 0) {
         s[COH] = qx / qn;
@@ -268,65 +334,53 @@ export function stepRange(
         s[COH + 2] = speedI > 0 ? uzi : 0;
       }
       if (dims2) s[COH + 2] = 0;
-      steerAt(s, COH, true, c.predSpeed, uxi, uyi, uzi, c.predAccel);
+      steerAt(s, COH, true);
       s[ACC] = s[COH] + s[AVOID];
       s[ACC + 1] = s[COH + 1] + s[AVOID + 1];
       s[ACC + 2] = dims2 ? 0 : s[COH + 2] + s[AVOID + 2];
-      truncateAt(s, ACC, c.predAccel);
-      if (c.laser && offsetFromLine(c, xi, yi, zi, s, REPEL) < c.laserKill2) killed = true;
+      truncateAt(s, ACC, LIM + 3);
+      if (c.laser) {
+        offsetFromLine(c, s, TMP);
+        if (s[TMP + 3] < c.laserKill2) killed = true;
+      }
     }
 
     // --- integrate ----------------------------------------------------------------------
     const dt = c.dt;
-    s[S + 3] = uxi + s[ACC] * dt;
-    s[S + 4] = uyi + s[ACC + 1] * dt;
-    s[S + 5] = dims2 ? 0 : uzi + s[ACC + 2] * dt;
-    if (speedI > 0) clampSpeedAt(s, S + 3, minSpeed, maxSpeed, uxi, uyi, uzi);
-    else clampSpeedAt(s, S + 3, minSpeed, maxSpeed, U[0], U[1], U[2]);
-    s[S] = xi + s[S + 3] * dt;
-    s[S + 1] = yi + s[S + 4] * dt;
-    s[S + 2] = zi + s[S + 5] * dt;
-    applyBoundary(c, 0, s, S);
-    applyBoundary(c, 1, s, S);
-    if (!dims2) applyBoundary(c, 2, s, S);
-    if (c.nObstacles > 0) resolveObstacleCollision(c, xi, yi, zi, s, S);
+    s[NEW + 3] = uxi + s[ACC] * dt;
+    s[NEW + 4] = uyi + s[ACC + 1] * dt;
+    s[NEW + 5] = dims2 ? 0 : uzi + s[ACC + 2] * dt;
+    clampSpeedAt(s, NEW + 3, U);
+    s[NEW] = xi + s[NEW + 3] * dt;
+    s[NEW + 1] = yi + s[NEW + 4] * dt;
+    s[NEW + 2] = zi + s[NEW + 5] * dt;
+    applyBoundary(c, 0, s, NEW);
+    applyBoundary(c, 1, s, NEW);
+    if (!dims2) applyBoundary(c, 2, s, NEW);
+    if (c.nObstacles > 0) resolveObstacleCollision(c, s, NEW);
 
-    dst.px[i] = s[S];
-    dst.py[i] = s[S + 1];
-    dst.pz[i] = s[S + 2];
-    dst.vx[i] = s[S + 3];
-    dst.vy[i] = s[S + 4];
-    dst.vz[i] = s[S + 5];
+    dst.px[i] = s[NEW];
+    dst.py[i] = s[NEW + 1];
+    dst.pz[i] = s[NEW + 2];
+    dst.vx[i] = s[NEW + 3];
+    dst.vy[i] = s[NEW + 4];
+    dst.vz[i] = s[NEW + 5];
     dst.id[i] = idI;
     dst.kind[i] = ki;
     dst.alive[i] = killed ? 0 : 1;
   }
 }
 
-function scaleAt(s: Float64Array, o: number, w: number): void {
-  s[o] *= w;
-  s[o + 1] *= w;
-  s[o + 2] *= w;
-}
-
-/** Set one averaged rule vector: direct (optionally unit) or Reynolds steering; then weight it. */
+/** One averaged rule vector (already in s[o..]): direct (optionally unit) or Reynolds steering; then weighted. */
 function setRule(
   s: Float64Array,
   o: number,
-  x: number,
-  y: number,
-  z: number,
   norm: boolean,
-  c: RuleConstants,
-  vx: number,
-  vy: number,
-  vz: number,
-  w: number,
+  reynolds: boolean,
+  w: Float64Array,
+  k: number,
 ): void {
-  s[o] = x;
-  s[o + 1] = y;
-  s[o + 2] = z;
-  if (c.reynolds) steerAt(s, o, norm, c.maxSpeed, vx, vy, vz, c.maxForce);
+  if (reynolds) steerAt(s, o, norm);
   else if (norm) normalizeAt(s, o);
-  scaleAt(s, o, w);
+  scaleAt(s, o, w, k);
 }
