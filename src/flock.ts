@@ -128,7 +128,11 @@ export class Flock {
       if (f.spec.structural && getPath(partial as Record<string, unknown>, f) !== undefined) {
         const v = getPath(next as unknown as Record<string, unknown>, f);
         if (v !== getPath(this._params as unknown as Record<string, unknown>, f))
-          issues.push({ path: f.path, value: v, allowed: 'a change through reset(), which rebuilds the flock' });
+          issues.push({
+            path: f.path,
+            value: v,
+            allowed: 'a change through reset(), which rebuilds the flock',
+          });
       }
     if (issues.length) throw new ParamError(issues);
     this.pending = next;
@@ -148,7 +152,8 @@ export class Flock {
   /** Advance n steps (default 1). Steps queue: calls run one after another. */
   step(n = 1): Promise<void> {
     this.assertLive();
-    if (!Number.isInteger(n) || n < 0) return Promise.reject(new RangeError(`step(n): n must be a whole number ≥ 0; got ${n}`));
+    if (!Number.isInteger(n) || n < 0)
+      return Promise.reject(new RangeError(`step(n): n must be a whole number ≥ 0; got ${n}`));
     const run = async () => {
       this.applyPending();
       await this.impl.step(this._state, n);
@@ -161,8 +166,10 @@ export class Flock {
   /** Advance n steps synchronously (cpu backend only). */
   stepSync(n = 1): void {
     this.assertLive();
-    if (!('stepSync' in this.impl)) throw new Error(`stepSync() needs the cpu backend; this flock uses ${this.backend}`);
-    if (!Number.isInteger(n) || n < 0) throw new RangeError(`stepSync(n): n must be a whole number ≥ 0; got ${n}`);
+    if (!('stepSync' in this.impl))
+      throw new Error(`stepSync() needs the cpu backend; this flock uses ${this.backend}`);
+    if (!Number.isInteger(n) || n < 0)
+      throw new RangeError(`stepSync(n): n must be a whole number ≥ 0; got ${n}`);
     this.applyPending();
     (this.impl as SyncBackend).stepSync(this._state, n);
   }
@@ -203,7 +210,8 @@ export class Flock {
   positionsInto(out: Float32Array): number {
     const h = this._state.front;
     const n = this._state.count;
-    if (out.length < 3 * n) throw new RangeError(`positionsInto: out needs ${3 * n} floats; has ${out.length}`);
+    if (out.length < 3 * n)
+      throw new RangeError(`positionsInto: out needs ${3 * n} floats; has ${out.length}`);
     for (let i = 0; i < n; i++) {
       out[3 * i] = h.px[i];
       out[3 * i + 1] = h.py[i];
@@ -246,7 +254,8 @@ export class Flock {
     const s = this._state;
     if (s.count >= s.capacity) return -1;
     const p = this._params;
-    const clamp = (v: number, L: number) => (Number.isFinite(v) ? Math.min(Math.max(v, 0), L * (1 - 1e-6)) : L / 2);
+    const clamp = (v: number, L: number) =>
+      Number.isFinite(v) ? Math.min(Math.max(v, 0), L * (1 - 1e-6)) : L / 2;
     const h = s.front;
     let maxId = 0;
     for (let i = 0; i < s.count; i++) if (h.id[i] > maxId) maxId = h.id[i];
@@ -309,4 +318,3 @@ export function restoreFlockSync(bytes: Uint8Array): Flock {
   const { state, params } = decodeSnapshot(bytes);
   return new Flock(new CpuBackend(), state, params);
 }
-

@@ -16,11 +16,19 @@ export type { Sphere } from './params/spec.ts';
 export {
   defaults,
   formatIssue,
+  overrideFromPairs,
   ParamError,
   type ParamIssue,
-  overrideFromPairs,
   resolveParams,
 } from './params/validate.ts';
 export { type FieldEntry, fields } from './params/walk.ts';
-export { FlockState, type Half, PREDATOR, PREY, STATE_MAGIC, STATE_VERSION, StateFormatError } from './state/layout.ts';
+export {
+  FlockState,
+  type Half,
+  PREDATOR,
+  PREY,
+  STATE_MAGIC,
+  STATE_VERSION,
+  StateFormatError,
+} from './state/layout.ts';
 export { SnapshotError } from './state/snapshot.ts';

@@ -54,7 +54,12 @@ export function computeMetrics(state: FlockState, p: Params): Metrics {
   const count = state.count;
   let prey = 0;
   let predators = 0;
-  let sx = 0, sy = 0, sz = 0, cx = 0, cy = 0, cz = 0;
+  let sx = 0,
+    sy = 0,
+    sz = 0,
+    cx = 0,
+    cy = 0,
+    cz = 0;
   for (let i = 0; i < count; i++) {
     if (!h.alive[i]) continue;
     if (h.kind[i] !== PREY) {
@@ -88,7 +93,10 @@ export function computeMetrics(state: FlockState, p: Params): Metrics {
   cx /= prey;
   cy /= prey;
   cz /= prey;
-  let mx = 0, my = 0, mz = 0, rg = 0;
+  let mx = 0,
+    my = 0,
+    mz = 0,
+    rg = 0;
   for (let i = 0; i < count; i++) {
     if (!h.alive[i] || h.kind[i] !== PREY) continue;
     const rx = h.px[i] - cx;
@@ -140,7 +148,15 @@ export function computeMetrics(state: FlockState, p: Params): Metrics {
   const kz = p.dimensions === 2 ? 0 : 1;
   for (let a = 0; a < prey; a++) {
     const i = order[a];
-    const nr = grid.cellRanges(grid.coord(0, h.px[i]), grid.coord(1, h.py[i]), grid.coord(2, h.pz[i]), 1, 1, kz, ranges);
+    const nr = grid.cellRanges(
+      grid.coord(0, h.px[i]),
+      grid.coord(1, h.py[i]),
+      grid.coord(2, h.pz[i]),
+      1,
+      1,
+      kz,
+      ranges,
+    );
     for (let r = 0; r < nr; r++)
       for (let b = ranges[2 * r]; b < ranges[2 * r + 1]; b++) {
         const j = order[b];
@@ -157,19 +173,35 @@ export function computeMetrics(state: FlockState, p: Params): Metrics {
         }
       }
   }
-  // Nearest neighbours farther than one cell: exact fallback by widening the search.
+  // Nearest neighbours farther than one cell: double the reach until the searched box provably
+  // holds the nearest one. A reach of k cells finds everything closer than k cell widths along
+  // every axis the box does not yet span completely.
+  const axes = p.dimensions === 2 ? 2 : 3;
+  const found = (k: number) => {
+    let r = Number.POSITIVE_INFINITY;
+    for (let a = 0; a < axes; a++) if (2 * k + 1 < grid.n[a] && k * grid.cell[a] < r) r = k * grid.cell[a];
+    return r;
+  };
+  let wide = ranges;
   for (let a = 0; a < prey; a++) {
     const i = order[a];
-    let k = 2;
-    while (near[i] > (k - 1) ** 2 * Math.min(...grid.cell.slice(0, p.dimensions)) ** 2 && k <= Math.max(...grid.n)) {
-      const big = new Int32Array(2 * grid.maxRanges(k, k, kz * k));
-      const nr = grid.cellRanges(grid.coord(0, h.px[i]), grid.coord(1, h.py[i]), grid.coord(2, h.pz[i]), k, k, kz * k, big);
+    for (let k = 2; near[i] > found(k >> 1) ** 2; k *= 2) {
+      const need = 2 * grid.maxRanges(k, k, kz * k);
+      if (wide.length < need) wide = new Int32Array(need);
+      const nr = grid.cellRanges(
+        grid.coord(0, h.px[i]),
+        grid.coord(1, h.py[i]),
+        grid.coord(2, h.pz[i]),
+        k,
+        k,
+        kz * k,
+        wide,
+      );
       for (let r = 0; r < nr; r++)
-        for (let b = big[2 * r]; b < big[2 * r + 1]; b++) {
+        for (let b = wide[2 * r]; b < wide[2 * r + 1]; b++) {
           const j = order[b];
           if (j !== i) near[i] = Math.min(near[i], d2(i, j));
         }
-      k++;
     }
   }
   let nnSum = 0;

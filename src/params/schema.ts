@@ -37,7 +37,13 @@ export const schema = {
     }),
   },
   separation: {
-    radius: num({ default: 2, min: 0, max: BIG, step: 0.1, doc: 'Neighbours closer than this push the agent away' }),
+    radius: num({
+      default: 2,
+      min: 0,
+      max: BIG,
+      step: 0.1,
+      doc: 'Neighbours closer than this push the agent away',
+    }),
     weight: num({ default: 1.5, min: 0, max: BIG, step: 0.05, doc: 'Weight of separation' }),
     falloff: oneOf({
       options: falloffs,
@@ -47,9 +53,19 @@ export const schema = {
     normalize: bool({ default: true, doc: 'Scale the averaged separation vector to unit length' }),
   },
   alignment: {
-    radius: num({ default: 5, min: 0, max: BIG, step: 0.1, doc: 'Neighbours closer than this are matched in velocity' }),
+    radius: num({
+      default: 5,
+      min: 0,
+      max: BIG,
+      step: 0.1,
+      doc: 'Neighbours closer than this are matched in velocity',
+    }),
     weight: num({ default: 1, min: 0, max: BIG, step: 0.05, doc: 'Weight of alignment' }),
-    falloff: oneOf({ options: falloffs, default: 'none', doc: 'Each neighbour velocity is weighted by 1, 1/d or 1/d²' }),
+    falloff: oneOf({
+      options: falloffs,
+      default: 'none',
+      doc: 'Each neighbour velocity is weighted by 1, 1/d or 1/d²',
+    }),
     normalize: bool({ default: true, doc: 'Scale the averaged neighbour velocity to unit length' }),
     relative: bool({
       default: false,
@@ -57,7 +73,13 @@ export const schema = {
     }),
   },
   cohesion: {
-    radius: num({ default: 5, min: 0, max: BIG, step: 0.1, doc: 'Neighbours closer than this attract the agent' }),
+    radius: num({
+      default: 5,
+      min: 0,
+      max: BIG,
+      step: 0.1,
+      doc: 'Neighbours closer than this attract the agent',
+    }),
     weight: num({ default: 1, min: 0, max: BIG, step: 0.05, doc: 'Weight of cohesion' }),
     falloff: oneOf({
       options: falloffs,
@@ -77,10 +99,21 @@ export const schema = {
       default: 'weighted',
       doc: 'weighted: sum of weighted rules; priority: rules take from the acceleration budget in order (Chalmers 2.3)',
     }),
-    maxForce: num({ default: 20, min: 0, max: BIG, doc: 'Reynolds style: largest steering acceleration per rule' }),
+    maxForce: num({
+      default: 20,
+      min: 0,
+      max: BIG,
+      doc: 'Reynolds style: largest steering acceleration per rule',
+    }),
   },
   motion: {
-    maxAccel: num({ default: 30, min: 0, max: BIG, step: 0.5, doc: 'Largest acceleration (the priority budget)' }),
+    maxAccel: num({
+      default: 30,
+      min: 0,
+      max: BIG,
+      step: 0.5,
+      doc: 'Largest acceleration (the priority budget)',
+    }),
     minSpeed: num({ default: 5, min: 0, max: BIG, step: 0.1, doc: 'Slowest speed of a prey agent' }),
     maxSpeed: num({ default: 15, min: 0, max: BIG, step: 0.1, doc: 'Fastest speed of a prey agent' }),
     fov: num({
@@ -94,7 +127,12 @@ export const schema = {
   predator: {
     speed: num({ default: 18, min: 0, max: BIG, doc: 'Cruising and top speed of predators' }),
     accel: num({ default: 30, min: 0, max: BIG, doc: 'Largest acceleration of predators' }),
-    vision: num({ default: 15, min: 0, max: BIG, doc: 'Predators chase the centre of prey within this radius' }),
+    vision: num({
+      default: 15,
+      min: 0,
+      max: BIG,
+      doc: 'Predators chase the centre of prey within this radius',
+    }),
     killRadius: num({ default: 0.5, min: 0, max: BIG, doc: 'Prey closer than this to a predator die' }),
   },
   flee: {
@@ -119,7 +157,12 @@ export const schema = {
     dy: num({ default: 0, min: -BIG, max: BIG, doc: 'Line direction y' }),
     dz: num({ default: 0, min: -BIG, max: BIG, doc: 'Line direction z' }),
     radius: num({ default: 10, min: 0, max: BIG, doc: 'Prey within this distance of the line are repelled' }),
-    strength: num({ default: 50, min: 0, max: BIG, doc: 'Repulsion: strength / d, pointing away from the line' }),
+    strength: num({
+      default: 50,
+      min: 0,
+      max: BIG,
+      doc: 'Repulsion: strength / d, pointing away from the line',
+    }),
     killWidth: num({ default: 1, min: 0, max: BIG, doc: 'Predators within this distance of the line die' }),
   },
   spatial: {

@@ -153,7 +153,11 @@ export function suggest(path: string, candidates: Iterable<string> = knownNames)
 
 function unknownIssue(path: string, value: unknown): ParamIssue {
   const s = suggest(path);
-  return { path, value, allowed: s ? `no such field; did you mean "${s}"?` : 'no such field (see `murmur params`)' };
+  return {
+    path,
+    value,
+    allowed: s ? `no such field; did you mean "${s}"?` : 'no such field (see `murmur params`)',
+  };
 }
 
 /** Unknown keys of an override object (top level and inside groups). */
@@ -183,7 +187,11 @@ function crossChecks(p: Params, issues: ParamIssue[]): void {
       allowed: `at most motion.maxSpeed (${p.motion.maxSpeed})`,
     });
   if (p.laser.enabled && p.laser.dx === 0 && p.laser.dy === 0 && p.laser.dz === 0)
-    issues.push({ path: 'laser.dx', value: 0, allowed: 'a non-zero direction (dx, dy, dz) while the laser is enabled' });
+    issues.push({
+      path: 'laser.dx',
+      value: 0,
+      allowed: 'a non-zero direction (dx, dy, dz) while the laser is enabled',
+    });
   if (p.prey + p.predators > 1 << 24)
     issues.push({ path: 'prey', value: p.prey, allowed: `prey + predators at most ${1 << 24}` });
 }
@@ -193,7 +201,10 @@ function crossChecks(p: Params, issues: ParamIssue[]): void {
  * problem at once in a {@link ParamError}; never returns a partially valid set. Inputs are not
  * modified.
  */
-export function resolveParams(override: ParamsOverride | Record<string, unknown> = {}, base?: Params): Params {
+export function resolveParams(
+  override: ParamsOverride | Record<string, unknown> = {},
+  base?: Params,
+): Params {
   const issues: ParamIssue[] = [];
   if (override === null || typeof override !== 'object' || Array.isArray(override))
     throw new ParamError([{ path: '(root)', value: override, allowed: 'an object of parameters' }]);
@@ -219,7 +230,8 @@ export function parseFieldText(path: string, text: string): { entry: FieldEntry;
   const t = text.trim();
   let value: unknown = t;
   if (spec.kind === 'number' || spec.kind === 'int') value = t === '' ? Number.NaN : Number(t);
-  else if (spec.kind === 'bool') value = t === 'true' || t === '1' ? true : t === 'false' || t === '0' ? false : t;
+  else if (spec.kind === 'bool')
+    value = t === 'true' || t === '1' ? true : t === 'false' || t === '0' ? false : t;
   else if (spec.kind === 'spheres') {
     try {
       value = JSON.parse(t);
@@ -261,7 +273,12 @@ export function mergeOverrides(a: ParamsOverride, b: ParamsOverride): ParamsOver
   for (const [k, v] of Object.entries(b as Record<string, unknown>)) {
     const prev = out[k];
     out[k] =
-      v && typeof v === 'object' && !Array.isArray(v) && prev && typeof prev === 'object' && !Array.isArray(prev)
+      v &&
+      typeof v === 'object' &&
+      !Array.isArray(v) &&
+      prev &&
+      typeof prev === 'object' &&
+      !Array.isArray(prev)
         ? { ...(prev as object), ...(v as object) }
         : v;
   }

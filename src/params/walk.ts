@@ -13,7 +13,9 @@ function collect(s: Schema): FieldEntry[] {
   const out: FieldEntry[] = [];
   for (const [key, node] of Object.entries(s)) {
     if (isLeaf(node)) out.push({ path: key, group: null, key, spec: node });
-    else for (const [k, leaf] of Object.entries(node)) out.push({ path: `${key}.${k}`, group: key, key: k, spec: leaf });
+    else
+      for (const [k, leaf] of Object.entries(node))
+        out.push({ path: `${key}.${k}`, group: key, key: k, spec: leaf });
   }
   return out;
 }

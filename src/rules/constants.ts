@@ -67,7 +67,9 @@ export function deriveConstants(p: Params, predatorsPresent: boolean): RuleConst
   const sq = (x: number) => x * x;
   const dl = Math.hypot(p.laser.dx, p.laser.dy, p.laser.dz) || 1;
   const obstacles = new Float64Array(p.obstacles.length * 4);
-  p.obstacles.forEach((o, i) => obstacles.set([o.x, o.y, o.z, o.r], i * 4));
+  p.obstacles.forEach((o, i) => {
+    obstacles.set([o.x, o.y, o.z, o.r], i * 4);
+  });
   const flockReach = Math.max(p.separation.radius, p.alignment.radius, p.cohesion.radius);
   return {
     dt: p.dt,

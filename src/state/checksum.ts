@@ -16,7 +16,11 @@ export function crc32(bytes: Uint8Array, crc = 0): number {
 }
 
 /** Hash of the current half of a state (count agents, every field): equal bytes ⇔ equal hash (almost). */
-export function hashHalf(h: Record<string, { buffer: ArrayBufferLike; byteOffset: number; BYTES_PER_ELEMENT: number }>, count: number, fields: readonly string[]): number {
+export function hashHalf(
+  h: Record<string, { buffer: ArrayBufferLike; byteOffset: number; BYTES_PER_ELEMENT: number }>,
+  count: number,
+  fields: readonly string[],
+): number {
   let c = 0;
   for (const f of fields) {
     const a = h[f];

@@ -34,7 +34,17 @@ export type FieldName = (typeof FIELDS)[number];
 export const PREY = 0;
 export const PREDATOR = 1;
 
-const BYTES: Record<FieldName, number> = { px: 4, py: 4, pz: 4, vx: 4, vy: 4, vz: 4, id: 4, kind: 1, alive: 1 };
+const BYTES: Record<FieldName, number> = {
+  px: 4,
+  py: 4,
+  pz: 4,
+  vx: 4,
+  vy: 4,
+  vz: 4,
+  id: 4,
+  kind: 1,
+  alive: 1,
+};
 
 /** Typed-array views of one half. */
 export interface Half {
@@ -113,7 +123,9 @@ export class FlockState {
   /** Wrap an existing buffer, checking its tag, version and offsets. */
   static from(buffer: AnyBuffer): FlockState {
     if (buffer.byteLength < HEADER_BYTES)
-      throw new StateFormatError(`state buffer too short: ${buffer.byteLength} bytes, header needs ${HEADER_BYTES}`);
+      throw new StateFormatError(
+        `state buffer too short: ${buffer.byteLength} bytes, header needs ${HEADER_BYTES}`,
+      );
     const header = new Uint32Array(buffer, 0, HEADER_BYTES / 4);
     if (header[H.magic] !== STATE_MAGIC) throw new StateFormatError('not a murmur state buffer (bad magic)');
     if (header[H.version] !== STATE_VERSION)
@@ -122,7 +134,8 @@ export class FlockState {
     if (buffer.byteLength < stateByteLength(cap))
       throw new StateFormatError(`state buffer holds ${buffer.byteLength} bytes; capacity ${cap} needs more`);
     if (header[H.count] > cap) throw new StateFormatError(`count ${header[H.count]} exceeds capacity ${cap}`);
-    if (header[H.current] > 1) throw new StateFormatError(`current half must be 0 or 1; got ${header[H.current]}`);
+    if (header[H.current] > 1)
+      throw new StateFormatError(`current half must be 0 or 1; got ${header[H.current]}`);
     let off = HEADER_BYTES;
     for (let h = 0; h < 2; h++)
       FIELDS.forEach((f, i) => {

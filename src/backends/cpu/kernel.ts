@@ -319,7 +319,7 @@ export function stepRange(
         truncateAt(s, ACC, LIM + 3);
       }
     } else {
-      s[LIM] = c.minSpeed < c.predSpeed ? c.minSpeed : c.predSpeed;
+      s[LIM] = Math.min(c.minSpeed, c.predSpeed);
       s[LIM + 1] = c.predSpeed;
       s[LIM + 2] = c.predAccel;
       s[LIM + 3] = c.predAccel;
