@@ -240,9 +240,12 @@ export class Flock {
     return hashHalf(this._state.front as never, this._state.count, FIELDS);
   }
 
-  /** The last completed step and its parameters, with a checksum (see {@link restoreFlock}). */
+  /**
+   * The last completed step and the parameters the next step will use (including a pending
+   * {@link Flock.set}), with a checksum (see {@link restoreFlock}).
+   */
   snapshot(): Uint8Array {
-    return encodeSnapshot(this._state, this._params);
+    return encodeSnapshot(this._state, this.pending ?? this._params);
   }
 
   /**

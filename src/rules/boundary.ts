@@ -23,13 +23,13 @@ export function applyBoundary(c: RuleConstants, axis: 0 | 1 | 2, s: Float64Array
       v = -Math.abs(v);
     }
     if (!(p >= 0)) p = 0;
-    if (p > L) p = L;
+    if (p > c.wall[axis]) p = c.wall[axis];
   } else {
     if (p < 0) {
       p = 0;
       if (v < 0) v = 0;
     } else {
-      p = L;
+      p = c.wall[axis];
       if (v > 0) v = 0;
     }
   }

@@ -14,6 +14,8 @@ export interface RuleConstants {
   readonly dims: number;
   readonly size: readonly [number, number, number];
   readonly boundary: 0 | 1 | 2; // bounce, wrap, clamp
+  /** Per axis: the largest float32 value not above the world size (where a wall position is stored). */
+  readonly wall: readonly [number, number, number];
   readonly sepR2: number;
   readonly aliR2: number;
   readonly cohR2: number;
@@ -62,6 +64,13 @@ export interface RuleConstants {
   readonly laserKill2: number;
 }
 
+/** The largest float32 value ≤ x (x > 0): float32 storage must never put an agent past a wall. */
+export function float32AtMost(x: number): number {
+  const f = new Float32Array([x]);
+  if (f[0] > x) new Uint32Array(f.buffer)[0] -= 1;
+  return f[0];
+}
+
 /** Derive the kernel constants. `predatorsPresent` widens the prey reach to flee and kill radii. */
 export function deriveConstants(p: Params, predatorsPresent: boolean): RuleConstants {
   const sq = (x: number) => x * x;
@@ -76,6 +85,7 @@ export function deriveConstants(p: Params, predatorsPresent: boolean): RuleConst
     dims: p.dimensions,
     size: [p.world.x, p.world.y, p.world.z],
     boundary: p.world.boundary === 'bounce' ? 0 : p.world.boundary === 'wrap' ? 1 : 2,
+    wall: [float32AtMost(p.world.x), float32AtMost(p.world.y), float32AtMost(p.world.z)],
     sepR2: sq(p.separation.radius),
     aliR2: sq(p.alignment.radius),
     cohR2: sq(p.cohesion.radius),

@@ -1,0 +1,34 @@
+import type { Params, ParamsOverride } from '../src/params/schema.ts';
+
+/** Neighbours per agent within the largest radius in the standard benchmark scenario. */
+export const STANDARD_NEIGHBOURS = 15;
+
+/**
+ * Side of the cubic world in which `n` uniformly spread agents have on average `neighbours`
+ * others within `radius`: neighbours = n · (4/3)π r³ / V, so V = n · (4/3)π r³ / neighbours.
+ */
+export function standardWorldSide(n: number, radius: number, neighbours = STANDARD_NEIGHBOURS): number {
+  const volume = (Math.max(n, 1) * (4 / 3) * Math.PI * radius ** 3) / neighbours;
+  return Math.cbrt(volume);
+}
+
+/** The largest flocking radius of a parameter set (no predators in the scenario). */
+export function largestRadius(p: Params): number {
+  return Math.max(p.separation.radius, p.alignment.radius, p.cohesion.radius);
+}
+
+/**
+ * The standard benchmark scenario on top of a resolved parameter set: 3D, `n` prey, no predators,
+ * a periodic cubic world sized for about 15 neighbours within the largest radius, and the given
+ * neighbour search.
+ */
+export function standardScenario(base: Params, n: number, search: 'grid' | 'naive'): ParamsOverride {
+  const side = standardWorldSide(n, largestRadius(base));
+  return {
+    prey: n,
+    predators: 0,
+    dimensions: 3,
+    world: { x: side, y: side, z: side, boundary: 'wrap' },
+    spatial: { search, cellOrder: base.spatial.cellOrder },
+  };
+}

@@ -1,0 +1,212 @@
+import type { Params } from '../../params/schema.ts';
+import type { RuleConstants } from '../../rules/constants.ts';
+import type { UniformGrid } from '../../spatial/grid.ts';
+import type { Half } from '../../state/layout.ts';
+import type { KernelScratch } from '../cpu/kernel.ts';
+import { compactionTable, F, F_SLOTS, FLAG, I, I_SLOTS, LAYOUT_VERSION, SCRATCH_BYTES } from './layout.ts';
+
+/** Why the WebAssembly kernel cannot run these parameters (null: it can). */
+export function wasmUnsupportedReason(p: Params): string | null {
+  if (p.obstacles.length > 0) return 'obstacles are not in the WebAssembly kernel';
+  if (p.laser.enabled) return 'the laser is not in the WebAssembly kernel';
+  if (p.spatial.cellOrder !== 'linear') return 'the WebAssembly kernel needs linear cell order';
+  return null;
+}
+
+interface Exports {
+  memory: WebAssembly.Memory;
+  layoutVersion(): number;
+  heapBase(): number;
+  step(begin: number, end: number): void;
+}
+
+const align = (n: number) => (n + 15) & ~15;
+const PAGE = 65536;
+
+/**
+ * One thread's instance of the WebAssembly SIMD kernel. Its memory holds a copy of the sorted
+ * agents and cell starts (copied in per step, so the state buffer stays plain JS memory); the
+ * result is copied out for the slots this thread steps.
+ */
+export class WasmKernel {
+  private readonly x: Exports;
+  private readonly base: number;
+  private capacity = -1;
+  private cells = -1;
+  private maxRanges = -1;
+  private ptr = {
+    src: [] as number[],
+    dst: [] as number[],
+    cellStart: 0,
+    ranges: 0,
+    nb: 0,
+    nbStride: 0,
+    lut: 0,
+  };
+  private views: {
+    buffer: ArrayBuffer;
+    i32: Int32Array;
+    f64: Float64Array;
+    f32: Float32Array;
+    u32: Uint32Array;
+    u8: Uint8Array;
+  } | null = null;
+
+  private constructor(x: Exports) {
+    if (x.layoutVersion() !== LAYOUT_VERSION)
+      throw new Error(
+        `WebAssembly kernel layout v${x.layoutVersion()}; expected v${LAYOUT_VERSION}: rebuild it`,
+      );
+    this.x = x;
+    this.base = x.heapBase();
+  }
+
+  /** Instantiate a compiled kernel module (see loadWasmModule). */
+  static async create(module: WebAssembly.Module): Promise<WasmKernel> {
+    const instance = await WebAssembly.instantiate(module, {
+      env: {
+        abort: () => {
+          throw new Error('WebAssembly kernel aborted');
+        },
+      },
+    });
+    return new WasmKernel(instance.exports as unknown as Exports);
+  }
+
+  /** Lay out (and grow) memory for this capacity and cell count; outside the step. */
+  private reserve(capacity: number, nCells: number, maxRanges: number): void {
+    if (capacity <= this.capacity && nCells <= this.cells && maxRanges <= this.maxRanges) {
+      this.ensureViews();
+      return;
+    }
+    capacity = Math.max(capacity, this.capacity);
+    nCells = Math.max(nCells, this.cells);
+    maxRanges = Math.max(maxRanges, this.maxRanges);
+    let at = align(this.base + I_SLOTS * 4 + F_SLOTS * 8 + SCRATCH_BYTES);
+    const take = (bytes: number) => {
+      const p = at;
+      at = align(at + bytes);
+      return p;
+    };
+    // 4 lanes of padding: the SIMD loop loads whole vectors past the end of a range
+    const f = 4 * (capacity + 4);
+    const src = [take(f), take(f), take(f), take(f), take(f), take(f), take(f), take(capacity + 16)];
+    const dst = [take(f), take(f), take(f), take(f), take(f), take(f), take(capacity + 16)];
+    const cellStart = take(4 * (nCells + 1));
+    // 32 bytes per range; `maxRanges` counts [start, end) pairs' words, so this is 2× spare
+    const ranges = take(32 * Math.max(1, maxRanges));
+    // neighbour list: at most every agent, plus a vector of slack for whole-vector stores
+    const nbStride = align(4 * (capacity + 8));
+    const nb = take(9 * nbStride);
+    const lut = take(256);
+    const mem = this.x.memory;
+    if (at > mem.buffer.byteLength) mem.grow(Math.ceil((at - mem.buffer.byteLength) / PAGE));
+    this.capacity = capacity;
+    this.cells = nCells;
+    this.maxRanges = maxRanges;
+    this.ptr = { src, dst, cellStart, ranges, nb, nbStride, lut };
+    this.ensureViews();
+    this.views!.u8.set(compactionTable(), lut);
+  }
+
+  private ensureViews(): void {
+    const buffer = this.x.memory.buffer;
+    if (this.views?.buffer === buffer) return;
+    this.views = {
+      buffer,
+      i32: new Int32Array(buffer, this.base, I_SLOTS),
+      f64: new Float64Array(buffer, this.base + I_SLOTS * 4, F_SLOTS),
+      f32: new Float32Array(buffer),
+      u32: new Uint32Array(buffer),
+      u8: new Uint8Array(buffer),
+    };
+  }
+
+  /**
+   * Step sorted agents [begin, end) of `src` (the first `count` slots, in the grid's cell order)
+   * into `dst`, as stepRange does. The caller checks {@link wasmUnsupportedReason} first.
+   */
+  stepRange(
+    c: RuleConstants,
+    grid: UniformGrid,
+    src: Half,
+    dst: Half,
+    count: number,
+    begin: number,
+    end: number,
+    scratch: KernelScratch,
+  ): void {
+    const reach = scratch.reach;
+    this.reserve(src.px.length, grid.nCells, scratch.ranges.length);
+    const v = this.views!;
+    const p = this.ptr;
+    const { i32, f64, f32, u32, u8 } = v;
+    const fields = [src.px, src.py, src.pz, src.vx, src.vy, src.vz];
+    for (let k = 0; k < 6; k++) {
+      f32.set(fields[k].subarray(0, count), p.src[k] >> 2);
+      i32[I.src + k] = p.src[k];
+      i32[I.dst + k] = p.dst[k];
+    }
+    u32.set(src.id.subarray(0, count), p.src[6] >> 2);
+    u8.set(src.kind.subarray(0, count), p.src[7]);
+    i32[I.src + 6] = p.src[6];
+    i32[I.src + 7] = p.src[7];
+    i32[I.dst + 6] = p.dst[6];
+    u32.set(grid.cellStart.subarray(0, grid.nCells + 1), p.cellStart >> 2);
+    i32[I.cellStart] = p.cellStart;
+    i32[I.ranges] = p.ranges;
+    i32[I.nb] = p.nb;
+    i32[I.nbStride] = p.nbStride;
+    i32[I.lut] = p.lut;
+    for (let a = 0; a < 3; a++) {
+      i32[I.n + a] = grid.n[a];
+      i32[I.preyReach + a] = reach[a];
+      i32[I.predReach + a] = reach[3 + a];
+      f64[F.inv + a] = grid.inv[a];
+      f64[F.size + a] = c.size[a];
+    }
+    i32[I.wrap] = c.boundary === 1 ? 1 : 0;
+    i32[I.dims2] = c.dims === 2 ? 1 : 0;
+    i32[I.boundary] = c.boundary;
+    i32[I.fall] = c.sepFall;
+    i32[I.fall + 1] = c.aliFall;
+    i32[I.fall + 2] = c.cohFall;
+    i32[I.flags] =
+      (c.sepNorm ? FLAG.sepNorm : 0) |
+      (c.aliNorm ? FLAG.aliNorm : 0) |
+      (c.cohNorm ? FLAG.cohNorm : 0) |
+      (c.aliRelative ? FLAG.aliRelative : 0) |
+      (c.reynolds ? FLAG.reynolds : 0) |
+      (c.priority ? FLAG.priority : 0) |
+      (c.fovCos > -1 ? FLAG.useFov : 0) |
+      (c.predatorsPresent ? FLAG.predators : 0);
+    f64[F.preyReach2] = c.preyReach * c.preyReach;
+    f64[F.sepR2] = c.sepR2;
+    f64[F.aliR2] = c.aliR2;
+    f64[F.cohR2] = c.cohR2;
+    f64[F.fleeR2] = c.fleeR2;
+    f64[F.killR2] = c.killR2;
+    f64[F.predVisionR2] = c.predVisionR2;
+    f64[F.fovCos] = c.fovCos;
+    f64[F.sepW] = c.sepW;
+    f64[F.aliW] = c.aliW;
+    f64[F.cohW] = c.cohW;
+    f64[F.fleeW] = c.fleeW;
+    f64[F.maxForce] = c.maxForce;
+    f64[F.maxAccel] = c.maxAccel;
+    f64[F.minSpeed] = c.minSpeed;
+    f64[F.maxSpeed] = c.maxSpeed;
+    f64[F.predSpeed] = c.predSpeed;
+    f64[F.predAccel] = c.predAccel;
+    f64[F.dt] = c.dt;
+    this.x.step(begin, end);
+    const out = [dst.px, dst.py, dst.pz, dst.vx, dst.vy, dst.vz];
+    for (let k = 0; k < 6; k++) {
+      const o = (p.dst[k] >> 2) + begin;
+      out[k].set(f32.subarray(o, o + end - begin), begin);
+    }
+    dst.alive.set(u8.subarray(p.dst[6] + begin, p.dst[6] + end), begin);
+    dst.id.set(src.id.subarray(begin, end), begin);
+    dst.kind.set(src.kind.subarray(begin, end), begin);
+  }
+}

@@ -1,0 +1,609 @@
+/**
+ * The WebGPU backend: the whole step in compute shaders, data resident on the GPU.
+ *
+ * Buffers: `agents` holds the last completed step (32-byte records, see agents.ts); `sorted`
+ * is the same flock reordered into cell order. One step = clear cell counts → cell id and count
+ * (atomics) → multi-level prefix sum → scatter into cell order with a fixed order by agent id
+ * inside each cell → the fused step kernel from `sorted` back into `agents`. Dead agents drop
+ * out in the count pass, so the count (kept on the GPU in `control[0]`) shrinks as on the CPU.
+ *
+ * `step()` reads the result back into the state's front half; `stepGpuOnly()` + `readback()`
+ * split the two, and `buffers()` exposes the GPU buffers so a renderer can draw from them.
+ */
+import type { Params } from '../../params/schema.ts';
+import { type FlockState, PREDATOR } from '../../state/layout.ts';
+import type { Backend, BackendInfo, StepTiming } from '../types.ts';
+import { AGENT_BYTES, packAgents, unpackAgents } from './agents.ts';
+import {
+  bindBuffers,
+  dispatch,
+  layoutEntries,
+  MAP_READ,
+  readBuffer,
+  storageBuffer,
+  Usage,
+} from './dispatch.ts';
+import {
+  adapterSummary,
+  type GpuContext,
+  type GpuOptions,
+  requestGpu,
+  WebGpuUnavailableError,
+} from './gpu.ts';
+import { type GridSetup, gridLayout, setupGrid } from './gridSetup.ts';
+import { createScanPipelines, PrefixSum, type ScanPipelines } from './scan.ts';
+import { loadShaders, WG } from './shaders.ts';
+import { packParams, packValues, paramsLayout } from './uniforms.ts';
+
+export { AGENT_BYTES, AGENT_OFFSETS } from './agents.ts';
+export { describeAdapter, type GpuContext, requestGpu, WebGpuUnavailableError } from './gpu.ts';
+
+/** Options of {@link createWebGpuBackend}. */
+export interface WebGpuBackendOptions extends GpuOptions {
+  /**
+   * Share this device (and its adapter) instead of requesting one: kernels are compiled once
+   * per device, and dispose() leaves a shared device alive. Request it with {@link requestGpu}.
+   */
+  shared?: GpuContext;
+}
+
+/** GPU time per kernel group of the last timed step, in milliseconds. */
+export interface KernelTimes {
+  /** Clearing the cell counts, cell ids and counting. */
+  count: number;
+  /** The prefix sum over cell counts. */
+  scan: number;
+  /** Scatter into cell order and the id order inside cells. */
+  scatter: number;
+  /** The fused rule kernel. */
+  step: number;
+}
+
+/** The GPU buffers a renderer can use directly (valid until the next configure or dispose). */
+export interface WebGpuBuffers {
+  readonly device: GPUDevice;
+  /** The last completed step: `count` records of {@link AGENT_BYTES} bytes (usage includes VERTEX). */
+  readonly agents: GPUBuffer;
+  /** u32 at offset 0: number of agent slots in `agents` (live plus killed in the last step). */
+  readonly control: GPUBuffer;
+  /** Upper bound of the count (the count at the last upload): draw this many, skip dead ones. */
+  readonly maxCount: number;
+}
+
+const PHASES = ['count', 'scan', 'scatter', 'step'] as const;
+
+interface Pipelines {
+  readonly scan: ScanPipelines;
+  readonly gridLayout: GPUBindGroupLayout;
+  readonly stepLayout: GPUBindGroupLayout;
+  readonly clearCells: GPUComputePipeline;
+  readonly countCells: GPUComputePipeline;
+  readonly placeAgents: GPUComputePipeline;
+  readonly orderCells: GPUComputePipeline;
+  readonly stepAgents: GPUComputePipeline;
+}
+
+function hasLivePredators(state: FlockState): boolean {
+  const h = state.front;
+  for (let i = 0; i < state.count; i++) if (h.kind[i] === PREDATOR && h.alive[i]) return true;
+  return false;
+}
+
+const compiled = new WeakMap<GPUDevice, Promise<Pipelines>>();
+
+/** The kernels for a device, compiled once (SwiftShader takes seconds for the step kernel). */
+function pipelinesFor(device: GPUDevice): Promise<Pipelines> {
+  let p = compiled.get(device);
+  if (!p) {
+    p = createPipelines(device);
+    compiled.set(device, p);
+  }
+  return p;
+}
+
+async function createPipelines(device: GPUDevice): Promise<Pipelines> {
+  const src = await loadShaders();
+  const gridModule = device.createShaderModule({ label: 'grid.wgsl', code: src.grid });
+  const stepModule = device.createShaderModule({ label: 'step.wgsl', code: src.step });
+  const gridBgl = device.createBindGroupLayout({
+    label: 'grid',
+    entries: layoutEntries([
+      'uniform',
+      'read-only-storage',
+      'storage',
+      'storage',
+      'storage',
+      'storage',
+      'read-only-storage',
+      'read-only-storage',
+    ]),
+  });
+  const stepBgl = device.createBindGroupLayout({
+    label: 'step',
+    entries: layoutEntries([
+      'uniform',
+      'uniform',
+      'read-only-storage',
+      'read-only-storage',
+      'storage',
+      'read-only-storage',
+      'storage',
+    ]),
+  });
+  const gridPl = device.createPipelineLayout({ bindGroupLayouts: [gridBgl] });
+  const stepPl = device.createPipelineLayout({ bindGroupLayouts: [stepBgl] });
+  const make = (layout: GPUPipelineLayout, module: GPUShaderModule, entryPoint: string) =>
+    device.createComputePipelineAsync({ label: entryPoint, layout, compute: { module, entryPoint } });
+  device.pushErrorScope('validation');
+  const [clearCells, countCells, placeAgents, orderCells, stepAgents] = await Promise.all([
+    make(gridPl, gridModule, 'clearCells'),
+    make(gridPl, gridModule, 'countCells'),
+    make(gridPl, gridModule, 'placeAgents'),
+    make(gridPl, gridModule, 'orderCells'),
+    make(stepPl, stepModule, 'stepAgents'),
+  ]);
+  const scan = createScanPipelines(device, src.scan);
+  const err = await device.popErrorScope();
+  if (err) throw new Error(`webgpu backend: shader compilation failed: ${err.message}`);
+  return {
+    scan,
+    gridLayout: gridBgl,
+    stepLayout: stepBgl,
+    clearCells,
+    countCells,
+    placeAgents,
+    orderCells,
+    stepAgents,
+  };
+}
+
+/** Buffers sized by the state's capacity. */
+interface AgentBuffers {
+  readonly capacity: number;
+  readonly agents: GPUBuffer;
+  readonly sorted: GPUBuffer;
+  readonly slots: GPUBuffer;
+  readonly prov: GPUBuffer;
+  readonly staging: GPUBuffer;
+  readonly hostScratch: ArrayBuffer;
+}
+
+/** Buffers sized by the grid. */
+interface GridBuffers {
+  readonly nCells: number;
+  readonly edgeCount: number;
+  readonly cells: GPUBuffer;
+  readonly edges: GPUBuffer;
+  readonly scan: PrefixSum;
+}
+
+/**
+ * The WebGPU backend. Create with {@link createWebGpuBackend}. Parameters apply from the next
+ * step; the host state is uploaded by `configure` (unless the GPU has stepped ahead of an
+ * unchanged host state, see docs/webgpu.md).
+ */
+export class WebGpuBackend implements Backend {
+  readonly name = 'webgpu' as const;
+  readonly device: GPUDevice;
+  readonly adapter: GPUAdapter;
+  /** Whether per-kernel GPU times are measured (timestamp queries). */
+  readonly timestamps: boolean;
+  private readonly pl: Pipelines;
+  private readonly paramsBuf: GPUBuffer;
+  private readonly gridBuf: GPUBuffer;
+  private readonly control: GPUBuffer;
+  private readonly paramBytes = new ArrayBuffer(paramsLayout.byteLength);
+  private readonly gridBytes = new ArrayBuffer(gridLayout.byteLength);
+  private ab: AgentBuffers | null = null;
+  private gb: GridBuffers | null = null;
+  private gridBind: GPUBindGroup | null = null;
+  private stepBind: GPUBindGroup | null = null;
+  private setup: GridSetup | null = null;
+  private params: Params | null = null;
+  private predators = false;
+  /** Upper bound of the agent count on the GPU (count at the last upload). */
+  private maxCount = 0;
+  /** Completed steps on the GPU. */
+  private gpuSteps = 0;
+  /** The host state last uploaded or read back, and its count/step at that moment. */
+  private synced: { state: FlockState; count: number; steps: number } | null = null;
+  private lost: string | null = null;
+  private gpuError: string | null = null;
+  private timing: StepTiming = { grid: Number.NaN, neighbours: Number.NaN, total: 0 };
+  private times: KernelTimes | null = null;
+  private readonly query: { set: GPUQuerySet; resolve: GPUBuffer; staging: GPUBuffer; busy: boolean } | null;
+  private readChain: Promise<void> = Promise.resolve();
+  /** Settles when the timestamps of the last timed batch are read. */
+  private timesRead: Promise<void> = Promise.resolve();
+
+  private readonly ownsDevice: boolean;
+
+  /** @internal use {@link createWebGpuBackend}. */
+  constructor(
+    adapter: GPUAdapter,
+    device: GPUDevice,
+    pipelines: Pipelines,
+    timestamps: boolean,
+    ownsDevice: boolean,
+  ) {
+    this.ownsDevice = ownsDevice;
+    this.adapter = adapter;
+    this.device = device;
+    this.pl = pipelines;
+    this.timestamps = timestamps;
+    this.paramsBuf = device.createBuffer({
+      label: 'params',
+      size: paramsLayout.byteLength,
+      usage: Usage.UNIFORM | Usage.COPY_DST,
+    });
+    this.gridBuf = device.createBuffer({
+      label: 'grid',
+      size: gridLayout.byteLength,
+      usage: Usage.UNIFORM | Usage.COPY_DST,
+    });
+    this.control = storageBuffer(device, 16, 'control');
+    this.query = timestamps
+      ? {
+          set: device.createQuerySet({ type: 'timestamp', count: 2 * PHASES.length }),
+          resolve: device.createBuffer({
+            size: 16 * PHASES.length,
+            usage: Usage.QUERY_RESOLVE | Usage.COPY_SRC,
+          }),
+          staging: device.createBuffer({ size: 16 * PHASES.length, usage: Usage.MAP_READ | Usage.COPY_DST }),
+          busy: false,
+        }
+      : null;
+    device.lost.then((info) => {
+      this.lost = info.message || info.reason || 'unknown reason';
+    });
+    (device as { onuncapturederror?: ((e: GPUUncapturedErrorEvent) => void) | null }).onuncapturederror = (
+      e,
+    ) => {
+      this.gpuError ??= e.error.message;
+    };
+  }
+
+  /** One line about the adapter (vendor, architecture, fallback, timestamp support). */
+  describe(): string {
+    return adapterSummary(this.adapter);
+  }
+
+  private check(): void {
+    if (this.lost !== null) throw new WebGpuUnavailableError(`The WebGPU device was lost (${this.lost})`);
+    if (this.gpuError !== null) throw new Error(`webgpu backend: GPU error: ${this.gpuError}`);
+  }
+
+  configure(params: Params, state: FlockState): void {
+    this.check();
+    const sameHost =
+      this.synced !== null &&
+      this.synced.state === state &&
+      this.synced.count === state.count &&
+      this.synced.steps === state.stepCount;
+    // The GPU stepped ahead of an unchanged host state (stepGpuOnly without readback): keep the
+    // GPU's agents and change only the parameters.
+    const upload = !(sameHost && this.gpuSteps !== state.stepCount);
+    if (upload) this.predators = hasLivePredators(state);
+    else this.predators ||= hasLivePredators(state);
+    this.params = params;
+    this.ensureAgentBuffers(state.capacity);
+    const setup = setupGrid(params, state.capacity, this.predators);
+    this.ensureGridBuffers(setup);
+    this.setup = setup;
+    packParams(params, new DataView(this.paramBytes));
+    this.device.queue.writeBuffer(this.paramsBuf, 0, this.paramBytes);
+    packValues(gridLayout, setup.values, new DataView(this.gridBytes));
+    this.device.queue.writeBuffer(this.gridBuf, 0, this.gridBytes);
+    this.device.queue.writeBuffer(this.gb!.edges, 0, setup.edges);
+    if (upload) this.upload(state);
+  }
+
+  /** Copy the state's front half to the GPU (done by configure; call after editing the state). */
+  upload(state: FlockState): void {
+    const ab = this.ensureAgentBuffers(state.capacity);
+    const n = state.count;
+    packAgents(state.front, n, ab.hostScratch);
+    if (n > 0) this.device.queue.writeBuffer(ab.agents, 0, ab.hostScratch, 0, n * AGENT_BYTES);
+    this.device.queue.writeBuffer(this.control, 0, Uint32Array.of(n, 0, 0, 0));
+    this.maxCount = n;
+    this.gpuSteps = state.stepCount;
+    this.synced = { state, count: n, steps: state.stepCount };
+  }
+
+  private ensureAgentBuffers(capacity: number): AgentBuffers {
+    if (this.ab && this.ab.capacity === capacity) return this.ab;
+    const max = this.device.limits.maxStorageBufferBindingSize;
+    if (capacity * AGENT_BYTES > max)
+      throw new WebGpuUnavailableError(
+        `${capacity} agents need storage buffers of ${capacity * AGENT_BYTES} bytes; this device allows ${max} (maxStorageBufferBindingSize)`,
+      );
+    this.destroyAgentBuffers();
+    const d = this.device;
+    const bytes = Math.max(1, capacity) * AGENT_BYTES;
+    this.ab = {
+      capacity,
+      agents: storageBuffer(d, bytes, 'agents', Usage.VERTEX),
+      sorted: storageBuffer(d, bytes, 'sorted agents', Usage.VERTEX),
+      slots: storageBuffer(d, Math.max(1, capacity) * 8, 'cell slots'),
+      prov: storageBuffer(d, Math.max(1, capacity) * 8, 'provisional order'),
+      staging: d.createBuffer({
+        label: 'readback',
+        size: bytes + 16,
+        usage: Usage.MAP_READ | Usage.COPY_DST,
+      }),
+      hostScratch: new ArrayBuffer(bytes),
+    };
+    this.rebind();
+    return this.ab;
+  }
+
+  private ensureGridBuffers(s: GridSetup): void {
+    if (this.gb && this.gb.nCells === s.nCells && this.gb.edgeCount === s.edges.length) return;
+    this.gb?.cells.destroy();
+    this.gb?.edges.destroy();
+    this.gb?.scan.destroy();
+    const cells = storageBuffer(this.device, (s.nCells + 1) * 4, 'cells');
+    this.gb = {
+      nCells: s.nCells,
+      edgeCount: s.edges.length,
+      cells,
+      edges: storageBuffer(this.device, s.edges.byteLength, 'cell edges'),
+      scan: new PrefixSum(this.device, this.pl.scan, cells, s.nCells + 1),
+    };
+    this.rebind();
+  }
+
+  private rebind(): void {
+    const ab = this.ab;
+    const gb = this.gb;
+    if (!ab || !gb) return;
+    const d = this.device;
+    this.gridBind = bindBuffers(
+      d,
+      this.pl.gridLayout,
+      [this.gridBuf, ab.agents, ab.sorted, gb.cells, ab.slots, ab.prov, gb.edges, this.control],
+      'grid',
+    );
+    this.stepBind = bindBuffers(
+      d,
+      this.pl.stepLayout,
+      [this.paramsBuf, this.gridBuf, ab.sorted, gb.cells, ab.agents, gb.edges, this.control],
+      'step',
+    );
+  }
+
+  /** Record the grid phase (count, scan, scatter, order); `pass(k)` opens the pass for phase k. */
+  private encodeGrid(
+    pass: (phase: number) => GPUComputePassEncoder,
+    end: (p: GPUComputePassEncoder) => void,
+  ): void {
+    const groups = Math.ceil(this.maxCount / WG);
+    let p = pass(0);
+    p.setBindGroup(0, this.gridBind!);
+    p.setPipeline(this.pl.clearCells);
+    dispatch(p, Math.ceil((this.gb!.nCells + 1) / WG));
+    p.setPipeline(this.pl.countCells);
+    dispatch(p, groups);
+    end(p);
+    p = pass(1);
+    this.gb!.scan.encode(p);
+    end(p);
+    p = pass(2);
+    p.setBindGroup(0, this.gridBind!);
+    p.setPipeline(this.pl.placeAgents);
+    dispatch(p, groups);
+    p.setPipeline(this.pl.orderCells);
+    dispatch(p, groups);
+    end(p);
+  }
+
+  private encodeSteps(enc: GPUCommandEncoder, n: number, timed: boolean): void {
+    const groups = Math.ceil(this.maxCount / WG);
+    const stepKernel = (p: GPUComputePassEncoder) => {
+      p.setBindGroup(0, this.stepBind!);
+      p.setPipeline(this.pl.stepAgents);
+      dispatch(p, groups);
+    };
+    const untimed = timed ? n - 1 : n;
+    if (untimed > 0) {
+      // one pass: WebGPU orders dispatches and makes each one's writes visible to the next
+      const p = enc.beginComputePass({ label: 'steps' });
+      for (let k = 0; k < untimed; k++) {
+        this.encodeGrid(
+          () => p,
+          () => {},
+        );
+        stepKernel(p);
+      }
+      p.end();
+    }
+    if (timed) {
+      const q = this.query!;
+      const open = (k: number) =>
+        enc.beginComputePass({
+          label: PHASES[k],
+          timestampWrites: {
+            querySet: q.set,
+            beginningOfPassWriteIndex: 2 * k,
+            endOfPassWriteIndex: 2 * k + 1,
+          },
+        });
+      this.encodeGrid(open, (p) => p.end());
+      const p = open(3);
+      stepKernel(p);
+      p.end();
+      enc.resolveQuerySet(q.set, 0, 2 * PHASES.length, q.resolve, 0);
+      enc.copyBufferToBuffer(q.resolve, 0, q.staging, 0, 16 * PHASES.length);
+    }
+  }
+
+  /**
+   * Run `n` steps on the GPU without reading anything back (the host state goes stale until
+   * {@link WebGpuBackend.readback}). Returns once the work is submitted.
+   */
+  stepGpuOnly(n: number): void {
+    this.check();
+    if (!this.params || !this.ab) throw new Error('webgpu backend: configure() before stepping');
+    if (n <= 0) return;
+    const q = this.query;
+    const timed = q !== null && !q.busy;
+    const enc = this.device.createCommandEncoder({ label: `${n} steps` });
+    this.encodeSteps(enc, n, timed);
+    this.device.queue.submit([enc.finish()]);
+    this.gpuSteps += n;
+    if (timed && q) {
+      q.busy = true;
+      this.timesRead = q.staging
+        .mapAsync(MAP_READ)
+        .then(() => {
+          const t = new BigUint64Array(q.staging.getMappedRange().slice(0));
+          q.staging.unmap();
+          const ms = (k: number) => Number(t[2 * k + 1] - t[2 * k]) / 1e6;
+          this.times = { count: ms(0), scan: ms(1), scatter: ms(2), step: ms(3) };
+          q.busy = false;
+        })
+        .catch(() => {
+          q.busy = false;
+        });
+    }
+  }
+
+  /** Copy the GPU's last completed step into the state's front half (count, agents, step count). */
+  readback(state: FlockState): Promise<void> {
+    const run = async () => {
+      this.check();
+      const ab = this.ab!;
+      const bytes = this.maxCount * AGENT_BYTES;
+      const enc = this.device.createCommandEncoder({ label: 'readback' });
+      enc.copyBufferToBuffer(this.control, 0, ab.staging, 0, 16);
+      if (bytes > 0) enc.copyBufferToBuffer(ab.agents, 0, ab.staging, 16, bytes);
+      this.device.queue.submit([enc.finish()]);
+      await ab.staging.mapAsync(MAP_READ, 0, bytes + 16);
+      const range = ab.staging.getMappedRange(0, bytes + 16);
+      const count = new Uint32Array(range, 0, 1)[0];
+      if (count > this.maxCount) throw new Error(`webgpu backend: GPU count ${count} > ${this.maxCount}`);
+      unpackAgents(range.slice(16, 16 + count * AGENT_BYTES), count, state.front);
+      ab.staging.unmap();
+      this.check();
+      state.count = count;
+      state.stepCount = this.gpuSteps;
+      this.synced = { state, count, steps: this.gpuSteps };
+    };
+    const p = this.readChain.then(run);
+    this.readChain = p.catch(() => {});
+    return p;
+  }
+
+  async step(state: FlockState, n: number): Promise<void> {
+    if (n <= 0) return;
+    const t0 = performance.now();
+    this.stepGpuOnly(n);
+    await this.device.queue.onSubmittedWorkDone();
+    const t1 = performance.now();
+    await this.readback(state);
+    await this.timesRead;
+    const k = this.times;
+    this.timing = {
+      grid: k ? k.count + k.scan + k.scatter : Number.NaN,
+      neighbours: k ? k.step : Number.NaN,
+      total: (t1 - t0) / n,
+    };
+  }
+
+  /** Kernel, invocations per kernel, adapter, and GPU bytes besides the agents themselves. */
+  info(): BackendInfo {
+    const ab = this.ab;
+    const gb = this.gb;
+    const indexBytes =
+      (ab ? ab.sorted.size + ab.slots.size + ab.prov.size : 0) +
+      (gb ? gb.cells.size + gb.edges.size + gb.scan.scratchBytes : 0);
+    return {
+      kernel: 'wgsl',
+      threads: Math.ceil(this.maxCount / WG) * WG,
+      device: this.describe(),
+      indexBytes,
+    };
+  }
+
+  /**
+   * Wall time per step of the last `step()` (GPU work, without the readback) in `total`; GPU
+   * times of the last timed step in `grid` and `neighbours` (NaN without timestamp queries).
+   */
+  lastTiming(): StepTiming {
+    return this.timing;
+  }
+
+  /** Per-kernel GPU times of the last timed step, or null (no timestamp queries, or none yet). */
+  kernelTimes(): KernelTimes | null {
+    return this.times;
+  }
+
+  /** The GPU buffers of the flock, for rendering without a readback. */
+  buffers(): WebGpuBuffers {
+    if (!this.ab) throw new Error('webgpu backend: configure() first');
+    return { device: this.device, agents: this.ab.agents, control: this.control, maxCount: this.maxCount };
+  }
+
+  /**
+   * Diagnostics (tests): run only the grid phase on the GPU's current agents and read back the
+   * cell starts (nCells + 1 entries) and the agents in cell order (as 32-byte records). The
+   * simulation state is not changed.
+   */
+  async inspectGrid(): Promise<{
+    cellStart: Uint32Array;
+    sorted: ArrayBuffer;
+    count: number;
+    n: readonly number[];
+  }> {
+    this.check();
+    const enc = this.device.createCommandEncoder();
+    const p = enc.beginComputePass();
+    this.encodeGrid(
+      () => p,
+      () => {},
+    );
+    p.end();
+    this.device.queue.submit([enc.finish()]);
+    const cellStart = new Uint32Array(
+      await readBuffer(this.device, this.gb!.cells, 0, (this.gb!.nCells + 1) * 4),
+    );
+    const count = cellStart[this.gb!.nCells];
+    const sorted = await readBuffer(this.device, this.ab!.sorted, 0, count * AGENT_BYTES);
+    this.check();
+    return { cellStart, sorted, count, n: this.setup!.n };
+  }
+
+  private destroyAgentBuffers(): void {
+    if (!this.ab) return;
+    for (const b of [this.ab.agents, this.ab.sorted, this.ab.slots, this.ab.prov, this.ab.staging])
+      b.destroy();
+    this.ab = null;
+  }
+
+  async dispose(): Promise<void> {
+    await this.readChain;
+    this.destroyAgentBuffers();
+    this.gb?.scan.destroy();
+    this.gb?.cells.destroy();
+    this.gb?.edges.destroy();
+    this.gb = null;
+    this.paramsBuf.destroy();
+    this.gridBuf.destroy();
+    this.control.destroy();
+    if (this.query) for (const b of [this.query.resolve, this.query.staging]) b.destroy();
+    this.query?.set.destroy();
+    this.lost ??= 'the backend was disposed';
+    if (this.ownsDevice) this.device.destroy();
+  }
+}
+
+/**
+ * Create the WebGPU backend: find an adapter (navigator.gpu, or the `webgpu` package in Node),
+ * request a device with the limits a big flock needs and compile the kernels. Throws
+ * {@link WebGpuUnavailableError} when there is no adapter or a limit is missing.
+ */
+export async function createWebGpuBackend(options: WebGpuBackendOptions = {}): Promise<WebGpuBackend> {
+  const ctx = options.shared ?? (await requestGpu(options));
+  const pipelines = await pipelinesFor(ctx.device);
+  return new WebGpuBackend(ctx.adapter, ctx.device, pipelines, ctx.timestamps, !options.shared);
+}

@@ -1,0 +1,116 @@
+/**
+ * Host side of the GPU grid: the same cell sizes as the CPU grid ({@link UniformGrid}), the
+ * derived `Grid` uniform block, and the f32 cell-edge table that lets the GPU reproduce the
+ * CPU's double-precision cell assignment exactly.
+ */
+
+import type { Params } from '../../params/schema.ts';
+import { deriveConstants } from '../../rules/constants.ts';
+import { UniformGrid } from '../../spatial/grid.ts';
+import { gridConfigFor } from '../cpu/backend.ts';
+import { layoutStruct, type UniformLayout } from './uniforms.ts';
+
+/** The derived grid block (not schema fields: cell counts, inverse widths, reaches in cells). */
+export const gridLayout: UniformLayout = layoutStruct(
+  'Grid',
+  [
+    'nx',
+    'ny',
+    'nz',
+    'nCells',
+    'invx',
+    'invy',
+    'invz',
+    'edgeX',
+    'edgeY',
+    'edgeZ',
+    'preyKx',
+    'preyKy',
+    'preyKz',
+    'predKx',
+    'predKy',
+    'predKz',
+    'preyReach2',
+  ].map((name) => ({ name, type: name.startsWith('inv') || name === 'preyReach2' ? 'f32' : 'u32' }) as const),
+);
+
+/** Everything the host derives for the GPU grid from one parameter set. */
+export interface GridSetup {
+  readonly n: readonly [number, number, number];
+  readonly nCells: number;
+  /** Values of every {@link gridLayout} member. */
+  readonly values: Record<string, number>;
+  /** Per axis, n + 1 f32 thresholds: edges[c] = smallest f32 p with floor(p · inv) ≥ c. */
+  readonly edges: Float32Array;
+}
+
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+/** The next f32 above a non-negative f32. */
+function nextUp(x: number): number {
+  f32[0] = x;
+  u32[0] += 1;
+  return f32[0];
+}
+function nextDown(x: number): number {
+  f32[0] = x;
+  if (x <= 0) return 0;
+  u32[0] -= 1;
+  return f32[0];
+}
+
+/** Smallest f32 p ≥ 0 with Math.floor(p * inv) ≥ c (the CPU's cell test, in doubles). */
+export function cellEdge(c: number, inv: number): number {
+  let p = Math.fround(c / inv);
+  while (p > 0 && Math.floor(nextDown(p) * inv) >= c) p = nextDown(p);
+  while (Math.floor(p * inv) < c) p = nextUp(p);
+  return p;
+}
+
+/**
+ * Grid for these parameters: cells as the CPU backend would size them (same UniformGrid code),
+ * always in linear order (the `spatial.cellOrder` field is host-only; on the GPU the order of
+ * cells only changes summation order). `predators`: prey also scan the flee and kill radii.
+ */
+export function setupGrid(params: Params, capacity: number, predators: boolean): GridSetup {
+  const c = deriveConstants(params, predators);
+  const grid = new UniformGrid();
+  grid.configure({ ...gridConfigFor(params, c, Math.max(1, capacity)), order: 'linear' });
+  const n = grid.n;
+  const reach = (r: number, a: number) =>
+    a === 2 && grid.dimensions === 2
+      ? 0
+      : Number.isFinite(r) && r > 0
+        ? Math.ceil(r / grid.cell[a] - 1e-9)
+        : 0;
+  const vision = Math.max(c.predVision, Math.sqrt(c.killR2));
+  const edges = new Float32Array(n[0] + n[1] + n[2] + 3);
+  const offs = [0, n[0] + 1, n[0] + n[1] + 2];
+  for (let a = 0; a < 3; a++) for (let k = 1; k <= n[a]; k++) edges[offs[a] + k] = cellEdge(k, grid.inv[a]);
+  // k = n is never looked up (coordinates are clamped to n − 1); it keeps the table regular
+  const big = (x: number) => Math.min(x, 1 << 20);
+  return {
+    n: [n[0], n[1], n[2]],
+    nCells: grid.nCells,
+    edges,
+    values: {
+      nx: n[0],
+      ny: n[1],
+      nz: n[2],
+      nCells: grid.nCells,
+      invx: grid.inv[0],
+      invy: grid.inv[1],
+      invz: grid.inv[2],
+      edgeX: offs[0],
+      edgeY: offs[1],
+      edgeZ: offs[2],
+      preyKx: big(reach(c.preyReach, 0)),
+      preyKy: big(reach(c.preyReach, 1)),
+      preyKz: big(reach(c.preyReach, 2)),
+      predKx: big(reach(vision, 0)),
+      predKy: big(reach(vision, 1)),
+      predKz: big(reach(vision, 2)),
+      preyReach2: Math.min(c.preyReach * c.preyReach, 3.4e38),
+    },
+  };
+}

@@ -1,0 +1,447 @@
+// The fused step kernel: the WGSL twin of src/backends/cpu/kernel.ts (stepRange). Reads the
+// agents in cell order (`src`) and the cell starts; each neighbour candidate is read once and
+// feeds every rule; then combine, clamp, integrate, collide, apply the boundary and write the
+// next state to `dst` at the same index. Keep the two in step: the tests compare them agent by
+// agent. Prepended by the host: the generated Params/Grid structs, enum constants, common.wgsl.
+
+@group(0) @binding(0) var<uniform> P: Params;
+@group(0) @binding(1) var<uniform> G: Grid;
+@group(0) @binding(2) var<storage, read> src: array<Agent>;
+@group(0) @binding(3) var<storage, read> cellStart: array<u32>;
+@group(0) @binding(4) var<storage, read_write> dst: array<Agent>;
+@group(0) @binding(5) var<storage, read> edges: array<f32>;
+@group(0) @binding(6) var<storage, read_write> control: array<u32>;
+
+// Deterministic direction separating two agents at the same point (antisymmetric in ids).
+const COINCIDENT_EPS: f32 = 1e-4;
+
+fn falloffWeight(code: u32, d2: f32) -> f32 {
+  if (code == SEPARATION_FALLOFF_NONE) { return 1.0; }
+  if (code == SEPARATION_FALLOFF_1_D) { return 1.0 / sqrt(d2); }
+  return 1.0 / d2;
+}
+
+fn unitOrZero(v: vec3<f32>) -> vec3<f32> {
+  let l = sqrt(dot(v, v));
+  if (l > 0.0) { return v / l; }
+  return v;
+}
+
+fn truncateTo(v: vec3<f32>, m: f32) -> vec3<f32> {
+  let l2 = dot(v, v);
+  if (l2 > m * m) { return v * (m / sqrt(l2)); }
+  return v;
+}
+
+// Reynolds steering: desired (scaled to maxSpeed when `scale`) − velocity, truncated to maxForce.
+fn steer(desired: vec3<f32>, scale: bool, maxSpeed: f32, vel: vec3<f32>, maxForce: f32) -> vec3<f32> {
+  var d = desired;
+  if (scale) { d = unitOrZero(d) * maxSpeed; }
+  return truncateTo(d - vel, maxForce);
+}
+
+fn reynolds() -> bool {
+  return P.steering_style == STEERING_STYLE_REYNOLDS;
+}
+
+// One averaged rule vector: direct (optionally unit) or Reynolds steering; then weighted.
+fn ruleVector(avg: vec3<f32>, norm: bool, vel: vec3<f32>, w: f32) -> vec3<f32> {
+  var r = avg;
+  if (reynolds()) {
+    r = steer(avg, norm, P.motion_maxSpeed, vel, P.steering_maxForce);
+  } else if (norm) {
+    r = unitOrZero(avg);
+  }
+  return r * w;
+}
+
+// Priority allocation (Chalmers 2.3): each rule takes min(|v|, budget left) in turn.
+fn takeBudget(acc: ptr<function, vec3<f32>>, left: ptr<function, f32>, v: vec3<f32>) {
+  if (*left <= 0.0) { return; }
+  let l = sqrt(dot(v, v));
+  if (l == 0.0) { return; }
+  let take = min(l, *left);
+  *acc = *acc + v * (take / l);
+  *left = *left - take;
+}
+
+fn clampSpeed(v: vec3<f32>, lo: f32, hi: f32, fallback: vec3<f32>) -> vec3<f32> {
+  let l = sqrt(dot(v, v));
+  if (l > hi) { return v * (hi / l); }
+  if (l < lo) {
+    if (l > 0.0) { return v * (lo / l); }
+    var fl = sqrt(dot(fallback, fallback));
+    if (fl == 0.0) { fl = 1.0; }
+    return fallback / fl * lo;
+  }
+  return v;
+}
+
+fn laserDir() -> vec3<f32> {
+  let d = vec3<f32>(P.laser_dx, P.laser_dy, P.laser_dz);
+  var l = sqrt(dot(d, d));
+  if (l == 0.0) { l = 1.0; }
+  return d / l;
+}
+
+// Offset from the closest point of the repel ray (t ≥ 0) to p.
+fn offsetFromLine(p: vec3<f32>) -> vec3<f32> {
+  let d = laserDir();
+  let r = p - vec3<f32>(P.laser_ox, P.laser_oy, P.laser_oz);
+  let t = max(dot(r, d), 0.0);
+  return r - t * d;
+}
+
+fn repelFromLine(p: vec3<f32>, dims2: bool) -> vec3<f32> {
+  let q = offsetFromLine(p);
+  let d2 = dot(q, q);
+  if (P.laser_enabled == 0u || d2 >= P.laser_radius * P.laser_radius || d2 == 0.0) { return vec3<f32>(0.0); }
+  var out = q * (P.laser_strength / d2);
+  if (dims2) { out.z = 0.0; }
+  return out;
+}
+
+// See-ahead avoidance (CGIT): the nearest sphere hit by p → p + v·lookAhead pushes the tip away.
+fn avoidObstacles(p: vec3<f32>, v: vec3<f32>, dims2: bool) -> vec3<f32> {
+  let b = v * P.avoidance_lookAhead;
+  let a = dot(b, b);
+  if (a == 0.0) { return vec3<f32>(0.0); }
+  var best = -1;
+  var bestT = 3.4e38;
+  for (var k = 0u; k < P.obstacles_count; k = k + 1u) {
+    let o = P.obstacles[k];
+    let ac = p - o.xyz;
+    let bb = 2.0 * dot(b, ac);
+    let cc = dot(ac, ac) - o.w * o.w;
+    let disc = bb * bb - 4.0 * a * cc;
+    if (disc < 0.0) { continue; }
+    let t = (-bb - sqrt(disc)) / (2.0 * a);
+    var hit = -1.0;
+    if (cc < 0.0) { hit = 0.0; } else if (t >= 0.0 && t <= 1.0) { hit = t; }
+    if (hit >= 0.0 && hit < bestT) {
+      bestT = hit;
+      best = i32(k);
+    }
+  }
+  if (best < 0) { return vec3<f32>(0.0); }
+  var s = p + b - P.obstacles[best].xyz;
+  var len = sqrt(dot(s, s));
+  if (len == 0.0) {
+    // straight through the centre: turn to a fixed side, perpendicular to the velocity
+    s = vec3<f32>(-v.y, v.x, 0.0);
+    len = sqrt(s.x * s.x + s.y * s.y);
+    if (len == 0.0) { len = 1.0; }
+    if (s.x == 0.0 && s.y == 0.0) {
+      s.x = 1.0;
+      len = 1.0;
+    }
+  }
+  var out = s * (P.avoidance_weight * P.motion_maxAccel / len);
+  if (dims2) { out.z = 0.0; }
+  return out;
+}
+
+// Hard collision (Intel): a new position inside a sphere undoes the move and reverses the
+// velocity; if the old position was inside too, the agent is put on the sphere's surface.
+fn resolveCollision(old: vec3<f32>, s: ptr<function, array<vec3<f32>, 2>>, dims2: bool) {
+  for (var k = 0u; k < P.obstacles_count; k = k + 1u) {
+    let o = P.obstacles[k];
+    let r = o.w;
+    let d = (*s)[0] - o.xyz;
+    if (dot(d, d) >= r * r) { continue; }
+    let q = old - o.xyz;
+    let q2 = dot(q, q);
+    if (q2 >= r * r) {
+      (*s)[0] = old;
+      (*s)[1] = -(*s)[1];
+    } else {
+      let ql = sqrt(q2);
+      var f = r * 1.0001;
+      if (ql > 0.0) { f = f / ql; }
+      var np = o.xyz + q * f;
+      if (ql == 0.0) { np.x = o.x + r * 1.0001; }
+      if (dims2) { np.z = old.z; }
+      (*s)[0] = np;
+    }
+    return;
+  }
+}
+
+// Keep one coordinate inside [0, L] (or [0, L) when wrapping); returns (position, velocity).
+fn boundaryAxis(p0: f32, v0: f32, L: f32) -> vec2<f32> {
+  var p = p0;
+  var v = v0;
+  if (p >= 0.0 && p < L) { return vec2<f32>(p, v); }
+  if (P.world_boundary == WORLD_BOUNDARY_WRAP) {
+    p = p - L * floor(p / L);
+    if (!(p < L) || p < 0.0) { p = 0.0; }
+  } else if (P.world_boundary == WORLD_BOUNDARY_BOUNCE) {
+    if (p < 0.0) {
+      p = -p;
+      v = abs(v);
+    } else {
+      p = 2.0 * L - p;
+      v = -abs(v);
+    }
+    if (!(p >= 0.0)) { p = 0.0; }
+    if (p > L) { p = L; }
+  } else {
+    if (p < 0.0) {
+      p = 0.0;
+      if (v < 0.0) { v = 0.0; }
+    } else {
+      p = L;
+      if (v > 0.0) { v = 0.0; }
+    }
+  }
+  return vec2<f32>(p, v);
+}
+
+fn wrapCell(c: i32, n: i32) -> u32 {
+  if (c < 0) { return u32(c + n); }
+  if (c >= n) { return u32(c - n); }
+  return u32(c);
+}
+
+// First and last cell coordinate to visit along an axis (may leave [0, n) in periodic worlds).
+fn visitRange(c: i32, k: i32, n: i32, wrap: bool) -> vec2<i32> {
+  if (2 * k + 1 >= n) { return vec2<i32>(0, n - 1); }
+  if (wrap) { return vec2<i32>(c - k, c + k); }
+  return vec2<i32>(max(0, c - k), min(n - 1, c + k));
+}
+
+// Offset that brings a cell visited past the world's edge (periodic worlds) next to the agent.
+fn seamShift(c: i32, n: i32, L: f32) -> f32 {
+  if (c < 0) { return -L; }
+  if (c >= n) { return L; }
+  return 0.0;
+}
+
+fn minimumImage(d: vec3<f32>, L: vec3<f32>, H: vec3<f32>) -> vec3<f32> {
+  var r = d;
+  if (r.x > H.x) { r.x = r.x - L.x; } else if (r.x < -H.x) { r.x = r.x + L.x; }
+  if (r.y > H.y) { r.y = r.y - L.y; } else if (r.y < -H.y) { r.y = r.y + L.y; }
+  if (r.z > H.z) { r.z = r.z - L.z; } else if (r.z < -H.z) { r.z = r.z + L.z; }
+  return r;
+}
+
+@compute @workgroup_size(WG)
+fn stepAgents(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let i = flatIndex(gid, nwg);
+  let count = cellStart[G.nCells];
+  if (i == 0u) { control[0] = count; } // the next step's grid phase reads the new count
+  if (i >= count) { return; }
+
+  let me = src[i];
+  let xi = me.pos;
+  let vi = me.vel;
+  let ki = me.info & 0xffu;
+  let idI = me.id;
+  let isPrey = ki == PREY;
+  let L = vec3<f32>(P.world_x, P.world_y, P.world_z);
+  let H = L * 0.5;
+  let wrap = P.world_boundary == WORLD_BOUNDARY_WRAP;
+  let dims2 = P.dimensions == 2u;
+  var U = vec3<f32>(0.6, 0.64, 0.48);
+  if (dims2) { U = vec3<f32>(0.6, 0.8, 0.0); }
+  let sq = vec3<f32>(P.separation_radius, P.alignment_radius, P.cohesion_radius);
+  let r2 = sq * sq;
+  let fleeR2 = P.flee_radius * P.flee_radius;
+  let killR2 = P.predator_killRadius * P.predator_killRadius;
+  let visionR2 = P.predator_vision * P.predator_vision;
+  var fovCos = -2.0;
+  if (P.motion_fov < 360.0) { fovCos = cos(radians(P.motion_fov * 0.5)); }
+  let useFov = fovCos > -1.0;
+  let speedI = sqrt(dot(vi, vi));
+
+  let cx = i32(cellCoord(xi.x, G.invx, G.nx, G.edgeX));
+  let cy = i32(cellCoord(xi.y, G.invy, G.ny, G.edgeY));
+  let cz = i32(cellCoord(xi.z, G.invz, G.nz, G.edgeZ));
+  var k = vec3<i32>(i32(G.predKx), i32(G.predKy), i32(G.predKz));
+  if (isPrey) { k = vec3<i32>(i32(G.preyKx), i32(G.preyKy), i32(G.preyKz)); }
+  let n = vec3<i32>(i32(G.nx), i32(G.ny), i32(G.nz));
+  let rx = visitRange(cx, k.x, n.x, wrap);
+  let ry = visitRange(cy, k.y, n.y, wrap);
+  let rz = visitRange(cz, k.z, n.z, wrap);
+  // Cells across a periodic seam are visited with a shift of ±L, which brings their agents next
+  // to this one; only an axis narrower than the reach (all its cells visited once, no shift)
+  // needs a per-candidate minimum image. The CPU kernel does the same.
+  let minImage = wrap && (2 * k.x + 1 >= n.x || 2 * k.y + 1 >= n.y || 2 * k.z + 1 >= n.z);
+
+  var sep = vec3<f32>(0.0);
+  var ali = vec3<f32>(0.0);
+  var coh = vec3<f32>(0.0); // cohesion, or the predator's chase
+  var flee = vec3<f32>(0.0);
+  var sn = 0u;
+  var an = 0u;
+  var qn = 0u;
+  var fn_ = 0u;
+  var killed = false;
+
+  for (var zz = rz.x; zz <= rz.y; zz = zz + 1) {
+    let z = wrapCell(zz, n.z);
+    let sz = seamShift(zz, n.z, L.z);
+    for (var yy = ry.x; yy <= ry.y; yy = yy + 1) {
+      let y = wrapCell(yy, n.y);
+      let sy = seamShift(yy, n.y, L.y);
+      let row = G.nx * (y + G.ny * z);
+      // Along x, the cells of a row are adjacent keys: visit them as up to three runs (the part
+      // past the low seam, the inside, the part past the high seam), as the CPU's cellRanges does.
+      for (var part = 0; part < 3; part = part + 1) {
+        var a = max(rx.x, 0);
+        var b = min(rx.y, n.x - 1);
+        var sx = 0.0;
+        if (part == 0) {
+          a = rx.x + n.x;
+          b = select(-1, n.x - 1, rx.x < 0);
+          sx = -L.x;
+        } else if (part == 2) {
+          a = 0;
+          b = select(-1, rx.y - n.x, rx.y >= n.x);
+          sx = L.x;
+        }
+        if (b < a) { continue; }
+        // this agent's position as seen from the (shifted) cells
+        let origin = xi - vec3<f32>(sx, sy, sz);
+        let e = cellStart[row + u32(b) + 1u];
+        for (var j = cellStart[row + u32(a)]; j < e; j = j + 1u) {
+          let o = src[j];
+          let kj = o.info & 0xffu;
+          if (isPrey) {
+            var d = o.pos - origin;
+            if (minImage) { d = minimumImage(d, L, H); }
+            var d2 = dot(d, d);
+            if (d2 >= G.preyReach2) { continue; }
+            if (kj != PREY) {
+              if (d2 < fleeR2 && d2 > 0.0) {
+                flee = flee - d / sqrt(d2);
+                fn_ = fn_ + 1u;
+              }
+              if (d2 < killR2) { killed = true; }
+              continue;
+            }
+            if (d2 == 0.0) {
+              if (j == i) { continue; } // self: its own cell has no seam shift, so d2 is exactly 0
+              var sgn = -COINCIDENT_EPS;
+              if (idI < o.id) { sgn = COINCIDENT_EPS; }
+              d = U * sgn;
+              d2 = COINCIDENT_EPS * COINCIDENT_EPS;
+            }
+            if (useFov && speedI > 0.0 && dot(d, vi) < fovCos * sqrt(d2) * speedI) { continue; }
+            if (d2 < r2.x) {
+              sep = sep - d * falloffWeight(P.separation_falloff, d2);
+              sn = sn + 1u;
+            }
+            if (d2 < r2.y) {
+              ali = ali + o.vel * falloffWeight(P.alignment_falloff, d2);
+              an = an + 1u;
+            }
+            if (d2 < r2.z) {
+              coh = coh + d * falloffWeight(P.cohesion_falloff, d2);
+              qn = qn + 1u;
+            }
+          } else {
+            if (kj != PREY) { continue; }
+            var d = o.pos - origin;
+            if (minImage) { d = minimumImage(d, L, H); }
+            if (dot(d, d) < visionR2) {
+              coh = coh + d;
+              qn = qn + 1u;
+            }
+          }
+        }
+      }
+    }
+  }
+
+  // --- rule vectors -------------------------------------------------------------------
+  var avoid = vec3<f32>(0.0);
+  if (P.obstacles_count > 0u) { avoid = avoidObstacles(xi, vi, dims2); }
+  var acc = vec3<f32>(0.0);
+  var maxSpeed: f32;
+  var minSpeed: f32;
+  if (isPrey) {
+    maxSpeed = P.motion_maxSpeed;
+    minSpeed = P.motion_minSpeed;
+    var rSep = vec3<f32>(0.0);
+    var rAli = vec3<f32>(0.0);
+    var rCoh = vec3<f32>(0.0);
+    var rFlee = vec3<f32>(0.0);
+    var rRepel = vec3<f32>(0.0);
+    if (sn > 0u) { rSep = ruleVector(sep / f32(sn), P.separation_normalize != 0u, vi, P.separation_weight); }
+    if (an > 0u) {
+      var a = ali / f32(an);
+      if (reynolds()) {
+        a = steer(a, P.alignment_normalize != 0u, P.motion_maxSpeed, vi, P.steering_maxForce);
+      } else {
+        if (P.alignment_normalize != 0u) { a = unitOrZero(a); }
+        if (P.alignment_relative != 0u) { a = a - vi; }
+      }
+      rAli = a * P.alignment_weight;
+    }
+    if (qn > 0u) { rCoh = ruleVector(coh / f32(qn), P.cohesion_normalize != 0u, vi, P.cohesion_weight); }
+    if (fn_ > 0u) { rFlee = ruleVector(flee / f32(fn_), reynolds(), vi, P.flee_weight); }
+    if (P.laser_enabled != 0u) { rRepel = repelFromLine(xi, dims2); }
+    if (dims2) {
+      rSep.z = 0.0;
+      rAli.z = 0.0;
+      rCoh.z = 0.0;
+      rFlee.z = 0.0;
+      avoid.z = 0.0;
+      rRepel.z = 0.0;
+    }
+    if (P.steering_combine == STEERING_COMBINE_PRIORITY) {
+      var left = P.motion_maxAccel;
+      takeBudget(&acc, &left, avoid);
+      takeBudget(&acc, &left, rRepel);
+      takeBudget(&acc, &left, rFlee);
+      takeBudget(&acc, &left, rSep);
+      takeBudget(&acc, &left, rAli);
+      takeBudget(&acc, &left, rCoh);
+    } else {
+      acc = truncateTo(rSep + rAli + rCoh + rFlee + avoid + rRepel, P.motion_maxAccel);
+    }
+  } else {
+    maxSpeed = P.predator_speed;
+    minSpeed = min(P.motion_minSpeed, P.predator_speed);
+    // chase the centre of the prey in sight (confusion effect), else cruise on
+    var chase = vec3<f32>(1.0, 0.0, 0.0);
+    if (qn > 0u) { chase = coh / f32(qn); } else if (speedI > 0.0) { chase = vi; }
+    if (dims2) { chase.z = 0.0; }
+    chase = steer(chase, true, P.predator_speed, vi, P.predator_accel);
+    acc = chase + avoid;
+    if (dims2) { acc.z = 0.0; }
+    acc = truncateTo(acc, P.predator_accel);
+    if (P.laser_enabled != 0u) {
+      let q = offsetFromLine(xi);
+      if (dot(q, q) < P.laser_killWidth * P.laser_killWidth) { killed = true; }
+    }
+  }
+
+  // --- integrate ----------------------------------------------------------------------
+  let dt = P.dt;
+  var nv = vi + acc * dt;
+  if (dims2) { nv.z = 0.0; }
+  if (speedI > 0.0) { nv = clampSpeed(nv, minSpeed, maxSpeed, vi); } else { nv = clampSpeed(nv, minSpeed, maxSpeed, U); }
+  let np = xi + nv * dt;
+  var s = array<vec3<f32>, 2>(np, nv);
+  let bx = boundaryAxis(s[0].x, s[1].x, L.x);
+  s[0].x = bx.x;
+  s[1].x = bx.y;
+  let by = boundaryAxis(s[0].y, s[1].y, L.y);
+  s[0].y = by.x;
+  s[1].y = by.y;
+  if (!dims2) {
+    let bz = boundaryAxis(s[0].z, s[1].z, L.z);
+    s[0].z = bz.x;
+    s[1].z = bz.y;
+  }
+  if (P.obstacles_count > 0u) { resolveCollision(xi, &s, dims2); }
+
+  var out: Agent;
+  out.pos = s[0];
+  out.vel = s[1];
+  out.id = idI;
+  out.info = ki | (select(1u, 0u, killed) << 8u);
+  dst[i] = out;
+}

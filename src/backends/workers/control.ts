@@ -1,0 +1,128 @@
+/**
+ * The control block shared by the main thread and the step workers: one small SharedArrayBuffer
+ * with named Int32 slots (piscina style) and a few Float64 timing slots. Commands and the step
+ * barrier go through Atomics here; postMessage is used only to start workers and to hand over
+ * parameters or a new state buffer (configure), never per step.
+ */
+
+/** Int32 slot indices. */
+export const SLOT = {
+  /** Command sequence number: the main thread bumps it to start a batch of steps. */
+  command: 0,
+  /** Number of steps in the current batch. */
+  steps: 1,
+  /** Sequence number of the last finished batch (written by worker 0). */
+  done: 2,
+  /** Non-zero: stop now (a worker failed, or the backend is disposed). */
+  abort: 3,
+  /** Barrier: workers arrived in the current round. */
+  arrived: 4,
+  /** Barrier: round number; waiters sleep on it. */
+  generation: 5,
+  /**
+   * Progress of the batch: 2·(steps completed) + 1 while the scattered half is the front.
+   * Published by the last thread to arrive at a barrier, so it changes in one atomic store and
+   * only once every thread has finished the phase: the main thread rebuilds the header from it.
+   */
+  progress: 6,
+  /** Agents in the grid for odd / even progress values (two slots: see publish in barrier). */
+  count: 7,
+} as const;
+
+const INT_SLOTS = 16;
+const TIMING_OFFSET = INT_SLOTS * 4;
+
+/** Float64 timing slots (ms, measured by worker 0). */
+export const TIMING = { grid: 0, neighbours: 1, total: 2 } as const;
+
+/** Typed views over one control block. */
+export interface Control {
+  readonly buffer: SharedArrayBuffer;
+  readonly i32: Int32Array;
+  readonly timing: Float64Array;
+}
+
+/** A new, zeroed control block. */
+export function createControl(): Control {
+  return controlFrom(new SharedArrayBuffer(TIMING_OFFSET + 8 * 4));
+}
+
+/** Views over a control block received from another thread. */
+export function controlFrom(buffer: SharedArrayBuffer): Control {
+  return {
+    buffer,
+    i32: new Int32Array(buffer, 0, INT_SLOTS),
+    timing: new Float64Array(buffer, TIMING_OFFSET, 4),
+  };
+}
+
+/** Thrown inside a worker when the abort slot is set: the worker stops quietly. */
+export class Aborted extends Error {
+  constructor() {
+    super('aborted');
+    this.name = 'Aborted';
+  }
+}
+
+// Spin briefly before sleeping: phases are short for small flocks, but there may be more threads
+// than cores, where long spins would steal the time the last thread needs to arrive.
+const SPINS = 2000;
+
+/**
+ * Wait until all `threads` workers have arrived (sense-reversing counter barrier). Throws
+ * {@link Aborted} when the abort slot is set; with `progress` ≥ 0 the last thread to arrive
+ * publishes it (and `count`) before releasing the others; the main thread also bumps the generation then,
+ * so no worker sleeps through an abort.
+ */
+export function barrier(ctl: Int32Array, threads: number, progress = -1, count = 0): void {
+  const gen = Atomics.load(ctl, SLOT.generation);
+  if (Atomics.add(ctl, SLOT.arrived, 1) === threads - 1) {
+    if (progress >= 0) {
+      // the count slot of the previous progress value stays valid if this thread dies here
+      Atomics.store(ctl, SLOT.count + (progress & 1), count);
+      Atomics.store(ctl, SLOT.progress, progress);
+    }
+    Atomics.store(ctl, SLOT.arrived, 0);
+    Atomics.add(ctl, SLOT.generation, 1);
+    Atomics.notify(ctl, SLOT.generation);
+  } else {
+    let spins = 0;
+    while (Atomics.load(ctl, SLOT.generation) === gen) {
+      if (Atomics.load(ctl, SLOT.abort) !== 0) throw new Aborted();
+      if (spins++ < SPINS) continue;
+      Atomics.wait(ctl, SLOT.generation, gen, 200);
+    }
+  }
+  if (Atomics.load(ctl, SLOT.abort) !== 0) throw new Aborted();
+}
+
+/** Set the abort slot and wake every worker sleeping in a barrier. */
+export function abortAll(ctl: Int32Array, reason: number): void {
+  Atomics.compareExchange(ctl, SLOT.abort, 0, reason);
+  Atomics.add(ctl, SLOT.generation, 1);
+  Atomics.notify(ctl, SLOT.generation);
+  Atomics.add(ctl, SLOT.command, 1);
+  Atomics.notify(ctl, SLOT.command);
+}
+
+type WaitAsync = (
+  a: Int32Array,
+  i: number,
+  v: number,
+) => { async: boolean; value: Promise<'ok' | 'timed-out' | 'not-equal'> | 'not-equal' | 'timed-out' };
+
+/** `Atomics.waitAsync` where the runtime has it (Node ≥ 16, Chromium, Safari ≥ 16.4), else null. */
+export const waitAsync: WaitAsync | null =
+  typeof (Atomics as unknown as { waitAsync?: WaitAsync }).waitAsync === 'function'
+    ? (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync.bind(Atomics)
+    : null;
+
+/** Resolve once `ctl[slot]` differs from `value` (without blocking the calling thread). */
+export async function changed(ctl: Int32Array, slot: number, value: number): Promise<void> {
+  while (Atomics.load(ctl, slot) === value) {
+    if (waitAsync) {
+      const r = waitAsync(ctl, slot, value);
+      if (r.async) await r.value;
+    } else await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+}

@@ -1,0 +1,237 @@
+import { LINDQVIST } from '../../bench/lindqvist.ts';
+import { describeMachine, machineLine } from '../../bench/machine.ts';
+import { largestRadius, STANDARD_NEIGHBOURS } from '../../bench/scenario.ts';
+import type { BackendName } from '../backends/types.ts';
+import type { PresetName } from '../params/presets.ts';
+import { FlagReader, type FlagSpec, parseArgs } from './args.ts';
+import { measureAll } from './bench-measure.ts';
+import { paperLindqvist } from './bench-paper.ts';
+import { type BenchRow, MAX_BATCH_STEPS, MAX_DRIFT_STEPS, type RowSpec } from './bench-row.ts';
+import { STANDARD_TABLE, standardCells, standardFootnotes } from './bench-table.ts';
+import { BACKENDS, KERNELS, type KernelName } from './engine.ts';
+import { throwIfProblems } from './errors.ts';
+import { type CommandHelp, renderHelp } from './help.ts';
+import { out, sci, sig } from './output.ts';
+import { resolveSources } from './resolve.ts';
+
+const DEFAULT_SIZES = [1000, 10000, 100000, 1000000];
+const DEFAULT_NAIVE_MAX = 20000;
+const DEFAULT_BATCHES = 5;
+
+const FLAGS: readonly FlagSpec[] = [
+  {
+    name: 'n',
+    kind: 'value',
+    value: 'N,N,...',
+    doc: `agent counts (default ${DEFAULT_SIZES.join(',')}; 1k and 1M work)`,
+  },
+  { name: 'search', kind: 'value', value: 'grid,naive', doc: 'neighbour searches (default grid,naive)' },
+  { name: 'preset', kind: 'value', value: 'P', doc: 'rule set of the scenario (default reynolds)' },
+  {
+    name: 'set',
+    kind: 'repeat',
+    value: 'key=value',
+    doc: 'change a rule parameter before the scenario is applied (repeatable)',
+  },
+  { name: 'backend', kind: 'value', value: 'cpu,workers,webgpu', doc: 'backends (default cpu)' },
+  {
+    name: 'threads',
+    kind: 'value',
+    value: 'T,T,...',
+    doc: 'worker threads, workers backend (the cpu backend runs one)',
+  },
+  {
+    name: 'kernel',
+    kind: 'value',
+    value: 'js,wasm,auto',
+    doc: 'step kernels, cpu and workers backends (default js)',
+  },
+  {
+    name: 'steps',
+    kind: 'value',
+    value: 'S',
+    doc: `timed steps per row (default: scaled to the step cost; batches of at most ${MAX_BATCH_STEPS})`,
+  },
+  {
+    name: 'warmup',
+    kind: 'value',
+    value: 'W',
+    doc: 'warm-up steps per row (default: at least 1 step and 0.5 s)',
+  },
+  {
+    name: 'batches',
+    kind: 'value',
+    value: 'B',
+    doc: `timed batches per row (default ${DEFAULT_BATCHES}; more, shorter ones for fast rows)`,
+  },
+  { name: 'seed', kind: 'value', value: 'X', doc: 'seed of the initial placement' },
+  {
+    name: 'naive-max',
+    kind: 'value',
+    value: 'N',
+    doc: `skip naive (all-pairs) rows above N agents (default ${DEFAULT_NAIVE_MAX})`,
+  },
+  {
+    name: 'paper',
+    kind: 'value',
+    value: 'lindqvist',
+    doc: "rerun a document's experiment beside its published figures",
+  },
+  {
+    name: 'in-process',
+    kind: 'bool',
+    doc: 'measure every row in this process (default: one child process per row)',
+  },
+  { name: 'json', kind: 'bool', doc: 'print one JSON object: scenario, machine, rows' },
+  { name: 'help', kind: 'bool', doc: 'show this help' },
+];
+
+export const BENCH_HELP: CommandHelp = {
+  usage: 'murmur bench [flags]',
+  summary:
+    'Benchmark the engine: warm-up, then timed batches per row; one row per N × search × backend × threads × kernel.',
+  flags: FLAGS,
+  details: [
+    `Standard scenario: the preset's rules, 3D, no predators, a periodic cube sized so each agent has about`,
+    `${STANDARD_NEIGHBOURS} neighbours within the largest radius r (${STANDARD_NEIGHBOURS} = N·(4/3)πr³/V).`,
+    "Per row: ms/step median (min–max) over the batches, agent-steps/s at the median, the backend's time split",
+    "(grid build, neighbour pass), the measured mean neighbour count, peak memory of the row's process, and",
+    'bytes per agent of state + grid. Backends that cannot start print their reason instead of numbers.',
+    `Batches run at most ${MAX_BATCH_STEPS} steps; after ${MAX_DRIFT_STEPS} steps the flock returns to its seeded start, so every row`,
+    "measures the scenario's density rather than a flock that has gathered into dense groups.",
+    '--paper lindqvist: the lindqvist preset (all-pairs, its own world) at 64, 512 and 4096 boids, update time',
+    "per step beside the thesis' Table A.2 (single core, 8 threads, GPGPU).",
+  ],
+  examples: [
+    'murmur bench',
+    'murmur bench --n 100k,1M --search grid --json',
+    'murmur bench --backend cpu,workers --threads 1,2 --kernel js,wasm --n 1M --search grid',
+    'murmur bench --paper lindqvist',
+  ],
+};
+
+interface BenchPlan {
+  specs: RowSpec[];
+  /** Rows decided without measuring (skipped), keyed by their index among all rows. */
+  skipped: Map<number, BenchRow>;
+  paper: 'lindqvist' | null;
+  preset: PresetName;
+  radius: number;
+  json: boolean;
+  inProcess: boolean;
+}
+
+function plan(argv: readonly string[]): BenchPlan | 'help' {
+  const f = new FlagReader(parseArgs(argv, FLAGS));
+  if (f.bool('help')) return 'help';
+  const problems = f.problems;
+  const paper = f.choice('paper', ['lindqvist'] as const);
+  if (paper) {
+    if (f.has('preset')) problems.push('--preset: --paper lindqvist uses the lindqvist preset');
+    if (f.has('search')) problems.push("--search: --paper lindqvist runs the thesis' all-pairs search");
+  }
+  const sizes = f.ints('n', 0, 1 << 24, paper ? LINDQVIST.sizes : DEFAULT_SIZES);
+  const searches = paper
+    ? (['naive'] as const)
+    : f.choices('search', ['grid', 'naive'] as const, ['grid', 'naive']);
+  const backends = f.choices('backend', BACKENDS, ['cpu']);
+  const threads = f.ints('threads', 1, 256, []);
+  const kernels = f.choices('kernel', KERNELS, ['js']);
+  const steps = f.int('steps', 1, 1e9);
+  const warmup = f.int('warmup', 0, 1e9);
+  const batches = f.int('batches', 1, 1000, DEFAULT_BATCHES);
+  const naiveMax = f.int('naive-max', 0, 1 << 24, DEFAULT_NAIVE_MAX);
+  const seedText = f.string('seed');
+  const preset = (paper ? 'lindqvist' : (f.string('preset') ?? 'reynolds')) as PresetName;
+  const sets = [...f.list('set')];
+  const fieldFlags = seedText === undefined ? [] : [{ flag: 'seed', path: 'seed', text: seedText }];
+  const base = resolveSources({ preset, sets, fieldFlags }, problems);
+  throwIfProblems(problems);
+  const seed = base && seedText !== undefined ? base.seed : undefined;
+
+  const specs: RowSpec[] = [];
+  const skipped = new Map<number, BenchRow>();
+  let index = 0;
+  for (const n of sizes)
+    for (const search of searches)
+      for (const backend of backends) {
+        const threadList: (number | undefined)[] =
+          backend === 'workers' && threads.length ? threads : [undefined];
+        const kernelList: (KernelName | undefined)[] = backend === 'webgpu' ? [undefined] : kernels;
+        for (const t of threadList)
+          for (const k of kernelList) {
+            const spec: RowSpec = {
+              n,
+              backend: backend as BackendName,
+              ...(t !== undefined ? { threads: t } : {}),
+              ...(k !== undefined ? { kernel: k } : {}),
+              search,
+              preset,
+              sets,
+              standard: paper === undefined,
+              ...(seed !== undefined ? { seed } : {}),
+              ...(steps !== undefined ? { steps } : {}),
+              ...(warmup !== undefined ? { warmup } : {}),
+              batches,
+            };
+            if (search === 'naive' && n > naiveMax)
+              skipped.set(index, {
+                n,
+                backend,
+                threads: backend === 'cpu' ? 1 : (t ?? null),
+                kernel: backend === 'webgpu' ? 'wgsl' : (k ?? 'default'),
+                search,
+                status: 'skipped',
+                note: `naive all-pairs search skipped above ${naiveMax} agents (${sci(n * n)} pair tests per step); raise --naive-max to run it`,
+              });
+            specs.push(spec);
+            index++;
+          }
+      }
+  return {
+    specs,
+    skipped,
+    paper: paper ?? null,
+    preset,
+    radius: base ? largestRadius(base) : 0,
+    json: f.bool('json'),
+    inProcess: f.bool('in-process'),
+  };
+}
+
+/** `murmur bench`: returns the exit code. */
+export async function benchCommand(argv: readonly string[]): Promise<number> {
+  const p = plan(argv);
+  if (p === 'help') {
+    out(renderHelp(BENCH_HELP));
+    return 0;
+  }
+  const machine = describeMachine();
+  if (p.paper) return paperLindqvist(p, machine);
+  const scenario = {
+    preset: p.preset,
+    dimensions: 3,
+    boundary: 'wrap',
+    predators: 0,
+    neighboursTarget: STANDARD_NEIGHBOURS,
+    radius: p.radius,
+  };
+  if (!p.json) {
+    out(
+      `murmur bench: preset ${p.preset} rules, 3D periodic cube sized for ~${STANDARD_NEIGHBOURS} neighbours within r = ${sig(p.radius)}, no predators`,
+    );
+    out(`machine: ${machineLine(machine)}`);
+    out('');
+    out(STANDARD_TABLE.head());
+  }
+  const rows = await measureAll(p.specs, p.skipped, p.inProcess, (row) => {
+    if (!p.json) out(STANDARD_TABLE.line(standardCells(row)));
+  });
+  if (p.json) {
+    out(JSON.stringify({ command: 'bench', date: new Date().toISOString(), scenario, machine, rows }));
+    return 0;
+  }
+  out('');
+  out(standardFootnotes(rows, p.inProcess));
+  return 0;
+}

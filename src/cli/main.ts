@@ -1,0 +1,105 @@
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { ParamError } from '../params/validate.ts';
+import { closest } from './args.ts';
+import { benchCommand } from './bench.ts';
+import { measureRow, type RowSpec } from './bench-row.ts';
+import { EXIT, UsageError } from './errors.ts';
+import { COMMANDS, topHelp } from './help.ts';
+import { err, out } from './output.ts';
+import { paramsCommand } from './params.ts';
+import { presetsCommand } from './presets.ts';
+import { runCommand } from './run.ts';
+
+function version(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version?: string;
+    };
+    if (pkg.version) return pkg.version;
+  } catch {}
+  try {
+    // compiled: dist/src/cli/main.js
+    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+      version?: string;
+    };
+    return pkg.version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+const handlers: Record<string, (argv: readonly string[]) => number | Promise<number>> = {
+  run: runCommand,
+  bench: benchCommand,
+  presets: presetsCommand,
+  params: paramsCommand,
+};
+
+async function dispatch(argv: readonly string[]): Promise<number> {
+  const [cmd, ...rest] = argv;
+  if (cmd === undefined || cmd === '--help' || cmd === '-h') {
+    out(topHelp(version()));
+    return EXIT.ok;
+  }
+  if (cmd === '--version' || cmd === '-v') {
+    out(version());
+    return EXIT.ok;
+  }
+  if (cmd === 'help') {
+    if (rest.length === 0) {
+      out(topHelp(version()));
+      return EXIT.ok;
+    }
+    return dispatch([rest[0], '--help']);
+  }
+  if (cmd === 'bench-row') {
+    // internal: measure one benchmark row in this process and print it as JSON (see bench.ts)
+    const row = await measureRow(JSON.parse(rest[0] ?? '{}') as RowSpec);
+    out(JSON.stringify(row));
+    return EXIT.ok;
+  }
+  const handler = Object.hasOwn(handlers, cmd) ? handlers[cmd] : undefined;
+  if (!handler) {
+    const names = COMMANDS.map((c) => c.name);
+    const s = closest(cmd, names);
+    throw new UsageError([
+      `${JSON.stringify(cmd)}: unknown command; ${s ? `did you mean ${s}? ` : ''}allowed: ${names.join(', ')}`,
+    ]);
+  }
+  return handler(rest);
+}
+
+/**
+ * Run the `murmur` command line with these arguments (without `node` and the script). Returns the
+ * exit code: 0 done, 1 failed, 2 bad flags or parameters (then nothing was written to stdout).
+ */
+export async function main(argv: readonly string[]): Promise<number> {
+  const cmd = argv[0] && !argv[0].startsWith('-') ? argv[0] : '';
+  try {
+    return await dispatch(argv);
+  } catch (e) {
+    const where = `murmur${cmd && Object.hasOwn(handlers, cmd) ? ` ${cmd}` : ''}`;
+    if (e instanceof UsageError || e instanceof ParamError) {
+      const problems =
+        e instanceof UsageError
+          ? e.problems
+          : e.issues.map((i) => `${i.path}: got ${JSON.stringify(i.value)}; allowed: ${i.allowed}`);
+      err(
+        `${where}: ${problems.length === 1 ? problems[0] : `${problems.length} problems:\n${problems.map((p) => `  ${p}`).join('\n')}`}`,
+      );
+      err(`(see \`${where} --help\`)`);
+      return EXIT.usage;
+    }
+    err(`${where}: ${(e as Error).message ?? String(e)}`);
+    if (process.env.MURMUR_DEBUG) err((e as Error).stack ?? '');
+    return EXIT.failure;
+  }
+}
+
+// Run when executed directly (`tsx src/cli/main.ts ...`); bin/murmur.js imports and calls main().
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

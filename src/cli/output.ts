@@ -1,0 +1,92 @@
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { METRIC_KEYS, type Metrics } from '../metrics/metrics.ts';
+
+/** Appends metrics rows to DIR/metrics.csv and DIR/metrics.ndjson (columns = METRIC_KEYS). */
+export class MetricsWriter {
+  private readonly csv: number;
+  private readonly ndjson: number;
+  rows = 0;
+  /** Step of the last row written (-1 before any). */
+  lastStep = -1;
+
+  constructor(dir: string) {
+    this.csv = openSync(join(dir, 'metrics.csv'), 'w');
+    this.ndjson = openSync(join(dir, 'metrics.ndjson'), 'w');
+    writeSync(this.csv, `${METRIC_KEYS.join(',')}\n`);
+  }
+
+  write(m: Metrics): void {
+    writeSync(this.csv, `${METRIC_KEYS.map((k) => csvNumber(m[k])).join(',')}\n`);
+    const row: Record<string, number> = {};
+    for (const k of METRIC_KEYS) row[k] = m[k];
+    writeSync(this.ndjson, `${JSON.stringify(row)}\n`);
+    this.rows++;
+    this.lastStep = m.step;
+  }
+
+  close(): void {
+    closeSync(this.csv);
+    closeSync(this.ndjson);
+  }
+}
+
+/** Full precision, and JSON-compatible for non-finite values (empty cell). */
+function csvNumber(v: number): string {
+  return Number.isFinite(v) ? String(v) : '';
+}
+
+/** Three significant digits: 0.0123, 1.23, 123, 12345. */
+export function sig(v: number, digits = 3): string {
+  if (!Number.isFinite(v)) return String(v);
+  if (v === 0) return '0';
+  const a = Math.abs(v);
+  if (a >= 10 ** digits) return v.toFixed(0);
+  return v
+    .toPrecision(digits)
+    .replace(/(\.\d*?)0+$/, '$1')
+    .replace(/\.$/, '');
+}
+
+/** 1234567 → "1.23e6". */
+export function sci(v: number): string {
+  if (!Number.isFinite(v) || v === 0) return String(v);
+  const e = Math.floor(Math.log10(Math.abs(v)));
+  if (e < 4) return sig(v);
+  return `${(v / 10 ** e).toFixed(2)}e${e}`;
+}
+
+/** Bytes in B, KiB, MiB or GiB. */
+export function bytes(n: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB'];
+  let u = 0;
+  while (n >= 1024 && u < units.length - 1) {
+    n /= 1024;
+    u++;
+  }
+  return `${u === 0 ? n : n.toFixed(1)} ${units[u]}`;
+}
+
+/** Render rows as an aligned text table; numbers-looking columns are right-aligned. */
+export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? '').length)));
+  const numeric = header.map(
+    (_, c) => rows.length > 0 && rows.every((r) => /^[-\d.e–() ]*$/.test(r[c] ?? '')),
+  );
+  const line = (r: readonly string[]) =>
+    r
+      .map((cell, c) => (numeric[c] ? cell.padStart(widths[c]) : cell.padEnd(widths[c])))
+      .join('  ')
+      .trimEnd();
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+/** Write text to stdout synchronously-safe (pipes and files are synchronous on Linux). */
+export function out(text: string): void {
+  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+/** Write text to stderr. */
+export function err(text: string): void {
+  process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+}

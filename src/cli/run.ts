@@ -1,0 +1,367 @@
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createFlock, type Flock, restoreFlock } from '../flock.ts';
+import type { Metrics } from '../metrics/metrics.ts';
+import type { Params, ParamsOverride } from '../params/schema.ts';
+import { fields, getPath } from '../params/walk.ts';
+import { decodeSnapshot, SnapshotError } from '../state/snapshot.ts';
+import { FlagReader, type FlagSpec, parseArgs } from './args.ts';
+import { engineInfo, readEngine } from './engine.ts';
+import { throwIfProblems, UsageError } from './errors.ts';
+import { renderHelp } from './help.ts';
+import { MetricsWriter, out, sci, sig } from './output.ts';
+import { Progress } from './progress.ts';
+import { overrideFromSources, resolveSources } from './resolve.ts';
+
+const DEFAULT_STEPS = 1000;
+const DEFAULT_EVERY = 10;
+
+/** Flags of `murmur run`. */
+export const RUN_FLAGS: readonly FlagSpec[] = [
+  {
+    name: 'preset',
+    kind: 'value',
+    value: 'P',
+    doc: 'start from this preset (default reynolds; see `murmur presets`)',
+  },
+  {
+    name: 'config',
+    kind: 'value',
+    value: 'FILE.json',
+    doc: 'JSON object of parameter overrides, applied on the preset',
+  },
+  { name: 'n', kind: 'value', value: 'N', doc: 'number of prey (the field prey)' },
+  { name: 'predators', kind: 'value', value: 'K', doc: 'number of predators' },
+  { name: 'seed', kind: 'value', value: 'X', doc: 'seed of the initial placement' },
+  {
+    name: 'set',
+    kind: 'repeat',
+    value: 'key=value',
+    doc: 'set one field, e.g. --set separation.radius=2 (repeatable; see `murmur params`)',
+  },
+  { name: 'steps', kind: 'value', value: 'S', doc: `steps to run (default ${DEFAULT_STEPS})` },
+  {
+    name: 'out',
+    kind: 'value',
+    value: 'DIR',
+    doc: 'write metrics.csv, metrics.ndjson, params.json and final.murmur here',
+  },
+  {
+    name: 'every',
+    kind: 'value',
+    value: 'K',
+    doc: `write metrics every K steps (default ${DEFAULT_EVERY}; needs --out)`,
+  },
+  {
+    name: 'resume',
+    kind: 'value',
+    value: 'FILE.murmur',
+    doc: 'continue from a snapshot (its parameters; --config and --set may change non-structural fields)',
+  },
+  {
+    name: 'backend',
+    kind: 'value',
+    value: 'cpu|workers|webgpu',
+    doc: 'which backend steps the flock (default cpu)',
+  },
+  { name: 'threads', kind: 'value', value: 'T', doc: 'worker threads (workers backend)' },
+  { name: 'kernel', kind: 'value', value: 'js|wasm|auto', doc: 'step kernel (cpu and workers backends)' },
+  { name: 'json', kind: 'bool', doc: 'print the summary as one JSON object' },
+  { name: 'help', kind: 'bool', doc: 'show this help' },
+];
+
+export const RUN_HELP = {
+  usage: 'murmur run [flags]',
+  summary: 'Run a flock headless: metrics every K steps, the final snapshot, and a summary.',
+  flags: RUN_FLAGS,
+  details: [
+    'Parameters resolve in this order, later wins: the preset, the --config file, --n/--predators/--seed, then each --set.',
+    'With --out DIR: metrics of the first step, of every K-th step (absolute step count) and of the last step go to',
+    'DIR/metrics.csv and DIR/metrics.ndjson; DIR/params.json holds the resolved parameters; DIR/final.murmur the snapshot.',
+    'A progress bar is drawn on stderr when stderr is a terminal. Exit codes: 0 done, 1 failed, 2 bad flags or parameters.',
+  ],
+  examples: [
+    'murmur run --preset fish --steps 2000 --out runs/fish',
+    'murmur run --n 20000 --set separation.radius=2.5 --set world.boundary=wrap --json',
+    'murmur run --resume runs/fish/final.murmur --steps 1000 --out runs/fish2',
+  ],
+};
+
+/** A short description of a parameter set, for summaries. */
+export interface ParamsSummary {
+  prey: number;
+  predators: number;
+  dimensions: number;
+  world: Params['world'];
+  steering: Params['steering']['style'];
+  combine: Params['steering']['combine'];
+  search: Params['spatial']['search'];
+  seed: number;
+  dt: number;
+}
+
+export function summarizeParams(p: Readonly<Params>): ParamsSummary {
+  return {
+    prey: p.prey,
+    predators: p.predators,
+    dimensions: p.dimensions,
+    world: { ...p.world },
+    steering: p.steering.style,
+    combine: p.steering.combine,
+    search: p.spatial.search,
+    seed: p.seed,
+    dt: p.dt,
+  };
+}
+
+/** The `--json` summary of a run. */
+export interface RunSummary {
+  command: 'run';
+  preset: string | null;
+  resumedFrom: string | null;
+  backend: string;
+  /** Kernel and threads the backend reports (null if it cannot tell). */
+  kernel: string | null;
+  threads: number | null;
+  params: ParamsSummary;
+  /** Steps run (fewer than asked when interrupted). */
+  steps: number;
+  /** Stopped early by Ctrl-C (exit code 130). */
+  interrupted: boolean;
+  startStep: number;
+  endStep: number;
+  /** From flock creation to the end, metrics and files included, ms. */
+  wallMs: number;
+  /** Stepping only, ms. */
+  stepMs: number;
+  msPerStep: number;
+  agentStepsPerSec: number;
+  metrics: Metrics;
+  /** CRC-32 of the final state, hex. */
+  stateHash: string;
+  out: string | null;
+  files: string[];
+  metricsRows: number;
+}
+
+interface RunPlan {
+  engine: ReturnType<typeof readEngine>;
+  steps: number;
+  every: number;
+  outDir: string | null;
+  json: boolean;
+  preset: string | null;
+  resume: { path: string; bytes: Uint8Array; override: ParamsOverride } | null;
+  params: Params | null;
+}
+
+/** Validate every flag and source; throws UsageError listing every problem. Writes nothing. */
+function plan(argv: readonly string[]): RunPlan | 'help' {
+  const f = new FlagReader(parseArgs(argv, RUN_FLAGS));
+  if (f.bool('help')) return 'help';
+  const problems = f.problems;
+  const steps = f.int('steps', 0, Number.MAX_SAFE_INTEGER, DEFAULT_STEPS);
+  const every = f.int('every', 1, Number.MAX_SAFE_INTEGER, DEFAULT_EVERY);
+  const engine = readEngine(f);
+  const outDir = f.string('out') ?? null;
+  if (f.has('every') && outDir === null)
+    problems.push('--every: needs --out DIR (metrics are written to files)');
+  if (outDir !== null && existsSync(outDir) && !statSync(outDir).isDirectory())
+    problems.push(
+      `--out: ${JSON.stringify(outDir)} exists and is not a directory; allowed: a directory (created if missing)`,
+    );
+  const fieldFlags = (
+    [
+      ['n', 'prey'],
+      ['predators', 'predators'],
+      ['seed', 'seed'],
+    ] as const
+  )
+    .filter(([flag]) => f.has(flag))
+    .map(([flag, path]) => ({ flag, path, text: f.string(flag) ?? '' }));
+  const sources = { config: f.string('config'), sets: f.list('set'), fieldFlags };
+  const resumePath = f.string('resume');
+  if (resumePath !== undefined) {
+    for (const flag of ['preset', 'n', 'predators', 'seed'])
+      if (f.has(flag)) problems.push(`--${flag}: cannot be used with --resume (the snapshot fixes it)`);
+    let bytes: Uint8Array | null = null;
+    let base: Params | null = null;
+    try {
+      bytes = new Uint8Array(readFileSync(resumePath));
+      base = decodeSnapshot(bytes).params;
+    } catch (e) {
+      const why =
+        e instanceof SnapshotError ? e.message : ((e as NodeJS.ErrnoException).code ?? (e as Error).message);
+      problems.push(`--resume: cannot restore ${JSON.stringify(resumePath)}: ${why}`);
+    }
+    const override = base
+      ? overrideFromSources(base, { config: sources.config, sets: sources.sets }, problems)
+      : null;
+    if (override)
+      for (const fe of fields)
+        if (
+          fe.spec.structural &&
+          getPath(override as Record<string, unknown>, fe) !== undefined &&
+          getPath(override as Record<string, unknown>, fe) !==
+            getPath(base as unknown as Record<string, unknown>, fe)
+        )
+          problems.push(
+            `${fe.path}: cannot change when resuming (it is fixed by the snapshot); start a new run instead`,
+          );
+    throwIfProblems(problems);
+    return {
+      engine,
+      steps,
+      every,
+      outDir,
+      json: f.bool('json'),
+      preset: null,
+      resume: { path: resumePath, bytes: bytes!, override: override ?? {} },
+      params: null,
+    };
+  }
+  const preset = f.string('preset') ?? 'reynolds';
+  const params = resolveSources({ ...sources, preset }, problems);
+  throwIfProblems(problems);
+  return { engine, steps, every, outDir, json: f.bool('json'), preset, resume: null, params };
+}
+
+async function makeFlock(p: RunPlan): Promise<Flock> {
+  const flock = await startFlock(p);
+  // a backend that cannot run the asked-for kernel must not pass for it
+  const info = engineInfo(flock);
+  const asked = p.engine.kernel;
+  if (asked !== undefined && asked !== 'auto' && info && info.kernel !== asked) {
+    await flock.dispose();
+    throw new Error(`the ${flock.backend} backend runs the ${info.kernel} kernel, not ${asked}`);
+  }
+  return flock;
+}
+
+async function startFlock(p: RunPlan): Promise<Flock> {
+  const engine = { ...p.engine };
+  try {
+    if (p.resume) {
+      const flock = await restoreFlock(p.resume.bytes, engine);
+      if (Object.keys(p.resume.override).length > 0) flock.set(p.resume.override);
+      return flock;
+    }
+    return await createFlock({ ...engine, params: p.params! });
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new Error(`cannot start the ${p.engine.backend} backend: ${(e as Error).message}`);
+  }
+}
+
+/** `murmur run`: returns the exit code. */
+export async function runCommand(argv: readonly string[]): Promise<number> {
+  const p = plan(argv);
+  if (p === 'help') {
+    out(renderHelp(RUN_HELP));
+    return 0;
+  }
+  const t0 = performance.now();
+  const flock = await makeFlock(p);
+  // Ctrl-C: finish the current chunk, then write the metrics row, snapshot and summary of the
+  // last completed step and exit with 130
+  let interrupted = false;
+  const onSigint = () => {
+    interrupted = true;
+  };
+  process.once('SIGINT', onSigint);
+  try {
+    const files: string[] = [];
+    let writer: MetricsWriter | null = null;
+    if (p.outDir !== null) {
+      mkdirSync(p.outDir, { recursive: true });
+      writeFileSync(join(p.outDir, 'params.json'), `${JSON.stringify(flock.params, null, 2)}\n`);
+      files.push(join(p.outDir, 'params.json'));
+      writer = new MetricsWriter(p.outDir);
+      files.push(join(p.outDir, 'metrics.csv'), join(p.outDir, 'metrics.ndjson'));
+      writer.write(flock.metrics());
+    }
+    const start = flock.stepCount;
+    const end = start + p.steps;
+    const progress = new Progress(p.steps, 'murmur run');
+    let stepMs = 0;
+    let agentSteps = 0;
+    let chunk = 1;
+    while (flock.stepCount < end && !interrupted) {
+      const s = flock.stepCount;
+      const boundary = writer ? Math.min(end, (Math.floor(s / p.every) + 1) * p.every) : end;
+      const n = Math.min(boundary - s, chunk);
+      const count = flock.count;
+      const t = performance.now();
+      await flock.step(n);
+      const dt = performance.now() - t;
+      stepMs += dt;
+      agentSteps += count * n;
+      chunk = nextChunk(n, dt);
+      if (writer && (flock.stepCount % p.every === 0 || flock.stepCount === end))
+        writer.write(flock.metrics());
+      progress.update(flock.stepCount - start);
+      // let the event loop run (signals), since a cpu step resolves without yielding
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    progress.done();
+    if (writer) {
+      // the last completed step always has a row (also when Ctrl-C stopped the run between rows)
+      if (writer.lastStep !== flock.stepCount) writer.write(flock.metrics());
+      writer.close();
+    }
+    const metrics = flock.metrics();
+    const info = engineInfo(flock);
+    if (p.outDir !== null) {
+      writeFileSync(join(p.outDir, 'final.murmur'), flock.snapshot());
+      files.push(join(p.outDir, 'final.murmur'));
+    }
+    const summary: RunSummary = {
+      command: 'run',
+      preset: p.preset,
+      resumedFrom: p.resume?.path ?? null,
+      backend: flock.backend,
+      kernel: info?.kernel ?? null,
+      threads: info?.threads ?? null,
+      params: summarizeParams(flock.params),
+      steps: flock.stepCount - start,
+      interrupted,
+      startStep: start,
+      endStep: flock.stepCount,
+      wallMs: performance.now() - t0,
+      stepMs,
+      msPerStep: flock.stepCount > start ? stepMs / (flock.stepCount - start) : 0,
+      agentStepsPerSec: stepMs > 0 ? (agentSteps * 1000) / stepMs : 0,
+      metrics,
+      stateHash: (flock.stateHash() >>> 0).toString(16).padStart(8, '0'),
+      out: p.outDir,
+      files,
+      metricsRows: writer?.rows ?? 0,
+    };
+    out(p.json ? JSON.stringify(summary) : humanSummary(summary));
+    return interrupted ? 130 : 0;
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+    await flock.dispose();
+  }
+}
+
+/** Steps for the next chunk: about 100 ms of work, so the progress bar and Ctrl-C stay responsive. */
+function nextChunk(n: number, ms: number): number {
+  const perStep = ms / Math.max(n, 1);
+  return Math.max(1, Math.min(1 << 20, Math.round(100 / Math.max(perStep, 1e-3))));
+}
+
+function humanSummary(s: RunSummary): string {
+  const p = s.params;
+  const m = s.metrics;
+  const w = p.world;
+  const origin = s.resumedFrom ? `resumed from ${s.resumedFrom}` : `preset ${s.preset}`;
+  const lines = [
+    `murmur run: ${origin}; ${p.prey} prey, ${p.predators} predators, ${p.dimensions}D, world ${sig(w.x)}×${sig(w.y)}×${sig(w.z)} ${w.boundary}, ${p.steering} steering (${p.combine}), ${p.search} search, ${s.backend} backend${s.kernel ? ` (${s.kernel} kernel, ${s.threads} thread${s.threads === 1 ? '' : 's'})` : ''}`,
+    `${s.steps} steps (${s.startStep} → ${s.endStep}${s.interrupted ? ', interrupted' : ''}) in ${(s.stepMs / 1000).toFixed(2)} s: ${sig(s.msPerStep)} ms/step, ${sci(s.agentStepsPerSec)} agent-steps/s (wall ${(s.wallMs / 1000).toFixed(2)} s)`,
+    `metrics at step ${m.step}: polarization ${sig(m.polarization)}, milling ${sig(m.milling)}, radius of gyration ${sig(m.radiusOfGyration)}, nearest neighbour ${sig(m.nnMean)} (min ${sig(m.nnMin)}), neighbours ${sig(m.meanNeighbours)}, clusters ${m.clusters}, alive ${m.alivePrey} prey / ${m.alivePredators} predators`,
+    `state hash ${s.stateHash}`,
+  ];
+  if (s.out) lines.push(`wrote ${s.files.join(', ')} (${s.metricsRows} metrics rows)`);
+  return lines.join('\n');
+}

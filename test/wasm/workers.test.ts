@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { WorkersBackend } from '../../src/backends/workers/backend.ts';
+import { createFlock, createFlockSync, type Flock, type FlockOptions } from '../../src/flock.ts';
+
+const info = (f: Flock) => (f as unknown as { impl: WorkersBackend }).impl.info();
+
+async function run(
+  options: FlockOptions,
+  threads: number,
+  steps: number,
+): Promise<{ hash: number; kernel: string }> {
+  const f = await createFlock({ ...options, backend: 'workers', threads, kernel: 'wasm' });
+  try {
+    await f.step(steps);
+    return { hash: f.stateHash(), kernel: info(f).kernel };
+  } finally {
+    await f.dispose();
+  }
+}
+
+test('the wasm kernel is deterministic run to run and across thread counts', async () => {
+  const options: FlockOptions = {
+    preset: 'massive',
+    prey: 1999,
+    predators: 5,
+    world: { x: 40, y: 40, z: 30 },
+  };
+  const first = await run(options, 1, 16);
+  assert.equal(first.kernel, 'wasm');
+  assert.deepEqual(await run(options, 1, 16), first, 'run to run');
+  assert.deepEqual(await run(options, 2, 16), first, '2 threads');
+  assert.deepEqual(await run(options, 3, 16), first, '3 threads');
+  // and it is not the js kernel (which the cpu backend runs): the comparison above can fail
+  const ref = createFlockSync(options);
+  ref.stepSync(16);
+  assert.notEqual(first.hash, ref.stateHash());
+});
+
+test('kernel "wasm" with parameters it lacks runs the js kernel, bit for bit like cpu', async () => {
+  const options: FlockOptions = { preset: 'reynolds', prey: 800, laser: { enabled: true, oy: 45, oz: 45 } };
+  const r = await run(options, 2, 10);
+  assert.equal(r.kernel, 'js');
+  const ref = createFlockSync(options);
+  ref.stepSync(10);
+  assert.equal(r.hash, ref.stateHash());
+});
+
+test('kernel option is checked', async () => {
+  await assert.rejects(
+    createFlock({ backend: 'workers', threads: 1, kernel: 'simd' as never }),
+    /kernel must be/,
+  );
+});
+
+test('wasm kernel: a predator added mid-run (the search reach grows) gives the same bytes on 1 and 3 threads', async () => {
+  const hashes: number[] = [];
+  for (const threads of [1, 3]) {
+    const f = await createFlock({
+      preset: 'reynolds',
+      prey: 900,
+      backend: 'workers',
+      threads,
+      kernel: 'wasm',
+    });
+    await f.step(5);
+    assert.ok(f.addPredator(45, 45, 45) >= 0);
+    await f.step(5);
+    assert.equal(info(f).kernel, 'wasm');
+    hashes.push(f.stateHash());
+    await f.dispose();
+  }
+  assert.equal(hashes[0], hashes[1]);
+});

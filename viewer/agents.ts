@@ -1,0 +1,195 @@
+/**
+ * All agents in one instanced draw. Per-instance data is the flock's own structure-of-arrays
+ * state: eight attributes (px py pz vx vy vz as floats, kind and alive as bytes), each backed by a
+ * WebGL buffer that is refreshed with one `bufferSubData` per field straight from the front half
+ * of the state buffer — the only copy of agent data per frame, and no allocation. The vertex
+ * shader maps sim axes to three's (z up → y up), orients the body along the velocity, scales
+ * predators up and dead agents to nothing, and flaps wings (or sways tails) with speed.
+ */
+import {
+  type BufferGeometry,
+  Color,
+  GLBufferAttribute,
+  InstancedBufferGeometry,
+  Mesh,
+  ShaderMaterial,
+  type Vector3,
+  type WebGLRenderer,
+} from 'three';
+import { FIELDS, type FieldName, type FlockState } from '../src/state/layout.ts';
+import { type ShapeName, shapeGeometry } from './shapes.ts';
+
+const vertexShader = /* glsl */ `
+attribute float flap;
+attribute float px;
+attribute float py;
+attribute float pz;
+attribute float vx;
+attribute float vy;
+attribute float vz;
+attribute float kind;
+attribute float alive;
+uniform float uScale;
+uniform float uPredatorScale;
+uniform float uTime;
+uniform float uFlapMode; // 0 none, 1 wings (vertical), 2 tail (sideways)
+uniform float uFlapAmp;
+uniform float uSpeedRef;
+uniform vec3 uTop;
+uniform vec3 uBelly;
+uniform vec3 uPredator;
+uniform vec3 uLightDir;
+varying vec3 vColor;
+varying float vLight;
+void main() {
+  // sim (x, y, z) with z up -> three (x, z, -y) with y up
+  vec3 p = vec3(px, pz, -py);
+  vec3 v = vec3(vx, vz, -vy);
+  float speed = length(v);
+  vec3 f = speed > 1e-6 ? v / speed : vec3(1.0, 0.0, 0.0);
+  vec3 r = cross(vec3(0.0, 1.0, 0.0), f);
+  float rl = length(r);
+  r = rl > 1e-4 ? r / rl : vec3(1.0, 0.0, 0.0);
+  vec3 u = cross(f, r);
+  mat3 R = mat3(r, u, f); // local x -> right, y -> up, z -> forward
+  vec3 local = position;
+  float phase = uTime * (6.0 + 10.0 * speed / uSpeedRef) + (px + py + pz) * 0.7;
+  float swing = flap * uFlapAmp * sin(phase);
+  if (uFlapMode == 1.0) local.y += swing * 0.5;
+  if (uFlapMode == 2.0) local.x += swing * 0.25;
+  float predator = step(0.5, kind);
+  float s = uScale * mix(1.0, uPredatorScale, predator) * step(0.5, alive);
+  vec3 world = p + R * (local * s);
+  vec3 n = normalize(R * normal);
+  // two-tone body: darker underside (local normal pointing down)
+  float belly = smoothstep(0.15, -0.15, normal.y);
+  vColor = mix(mix(uTop, uBelly, belly), uPredator, predator);
+  vLight = 0.38 + 0.62 * max(dot(n, uLightDir), 0.0);
+  gl_Position = projectionMatrix * viewMatrix * vec4(world, 1.0);
+}
+`;
+
+const fragmentShader = /* glsl */ `
+varying vec3 vColor;
+varying float vLight;
+void main() {
+  gl_FragColor = vec4(vColor * vLight, 1.0);
+}
+`;
+
+interface FieldBuffer {
+  readonly name: FieldName;
+  readonly buffer: WebGLBuffer;
+}
+
+/** The instanced agent mesh and the GPU buffers it reads. */
+export class AgentMesh {
+  readonly mesh: Mesh<InstancedBufferGeometry, ShaderMaterial>;
+  readonly material: ShaderMaterial;
+  private readonly gl: WebGL2RenderingContext;
+  private base: BufferGeometry;
+  private buffers: FieldBuffer[] = [];
+  private boundState: FlockState | null = null;
+  private boundCapacity = -1;
+
+  constructor(renderer: WebGLRenderer, lightDir: Vector3) {
+    this.gl = renderer.getContext() as WebGL2RenderingContext;
+    this.material = new ShaderMaterial({
+      vertexShader,
+      fragmentShader,
+      uniforms: {
+        uScale: { value: 1 },
+        uPredatorScale: { value: 2.6 },
+        uTime: { value: 0 },
+        uFlapMode: { value: 1 },
+        uFlapAmp: { value: 1 },
+        uSpeedRef: { value: 15 },
+        uTop: { value: new Color(0x9fc4e8) },
+        uBelly: { value: new Color(0x2c3e57) },
+        uPredator: { value: new Color(0xff3020) },
+        uLightDir: { value: lightDir.clone().normalize() },
+      },
+    });
+    this.base = shapeGeometry('bird');
+    this.mesh = new Mesh(new InstancedBufferGeometry(), this.material);
+    this.mesh.frustumCulled = false; // positions live in attributes, not in the bounding sphere
+  }
+
+  /** Use a body shape (rebuilds the instanced geometry on the next upload). */
+  setShape(shape: ShapeName): void {
+    this.base.dispose();
+    this.base = shapeGeometry(shape);
+    this.material.uniforms.uFlapMode.value = shape === 'bird' ? 1 : shape === 'fish' ? 2 : 0;
+    this.boundState = null;
+  }
+
+  /** Body length in world units, predator size factor and the speed that sets the flap rate. */
+  setLook(scale: number, predatorScale: number, speedRef: number, flap: boolean): void {
+    const u = this.material.uniforms;
+    u.uScale.value = scale;
+    u.uPredatorScale.value = predatorScale;
+    u.uSpeedRef.value = Math.max(speedRef, 1e-3);
+    u.uFlapAmp.value = flap ? 1 : 0;
+  }
+
+  /** Advance the flap animation clock. */
+  setTime(seconds: number): void {
+    this.material.uniforms.uTime.value = seconds;
+  }
+
+  /** (Re)create the per-field GPU buffers for a state (only when the state buffer changes). */
+  private bind(state: FlockState): void {
+    const gl = this.gl;
+    for (const b of this.buffers) gl.deleteBuffer(b.buffer);
+    this.buffers = [];
+    this.mesh.geometry.dispose();
+    const geo = new InstancedBufferGeometry();
+    for (const name of ['position', 'normal', 'flap']) geo.setAttribute(name, this.base.getAttribute(name));
+    const cap = state.capacity;
+    const front = state.front;
+    for (const name of FIELDS) {
+      if (name === 'id') continue; // the shader does not need ids
+      const bytes = front[name].BYTES_PER_ELEMENT as 1 | 4;
+      const buffer = gl.createBuffer();
+      gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
+      gl.bufferData(gl.ARRAY_BUFFER, Math.max(cap, 1) * bytes, gl.DYNAMIC_DRAW);
+      const type = bytes === 4 ? gl.FLOAT : gl.UNSIGNED_BYTE;
+      const attr = new GLBufferAttribute(buffer, type, 1, bytes, cap);
+      // three draws GLBufferAttributes as instanced when they say so (same flags as InstancedBufferAttribute)
+      Object.assign(attr, { isInstancedBufferAttribute: true, meshPerAttribute: 1 });
+      geo.setAttribute(name, attr as never);
+      this.buffers.push({ name, buffer });
+    }
+    gl.bindBuffer(gl.ARRAY_BUFFER, null);
+    geo.instanceCount = 0;
+    this.mesh.geometry = geo;
+    this.boundState = state;
+    this.boundCapacity = cap;
+  }
+
+  /**
+   * Copy the front half's live slots to the GPU: one bufferSubData per field, `count` elements,
+   * straight from the state's typed-array views. Allocates nothing.
+   */
+  upload(state: FlockState): void {
+    if (state !== this.boundState || state.capacity !== this.boundCapacity) this.bind(state);
+    const gl = this.gl;
+    const front = state.front;
+    const n = state.count;
+    for (let i = 0; i < this.buffers.length; i++) {
+      const b = this.buffers[i];
+      gl.bindBuffer(gl.ARRAY_BUFFER, b.buffer);
+      if (n > 0) gl.bufferSubData(gl.ARRAY_BUFFER, 0, front[b.name], 0, n);
+    }
+    gl.bindBuffer(gl.ARRAY_BUFFER, null);
+    this.mesh.geometry.instanceCount = n;
+  }
+
+  dispose(): void {
+    for (const b of this.buffers) this.gl.deleteBuffer(b.buffer);
+    this.buffers = [];
+    this.mesh.geometry.dispose();
+    this.base.dispose();
+    this.material.dispose();
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * The whole viewer configuration in the URL hash, as readable key=value pairs:
+ *   #preset=fish&backend=cpu&shape=auto&prey=500&alignment.weight=0&obstacles=[{"x":..}]
+ * Only parameters that differ from the preset are written. Parameter values use the same text
+ * form as the CLI's `--set key=value` (spheres as JSON), parsed by the engine's own validator.
+ */
+import type { BackendName } from '../src/backends/types.ts';
+import { paramsFromOptions } from '../src/flock.ts';
+import { getPreset, type PresetName } from '../src/params/presets.ts';
+import type { Params } from '../src/params/schema.ts';
+import { overrideFromPairs, ParamError } from '../src/params/validate.ts';
+import { fields, getPath } from '../src/params/walk.ts';
+import { SHAPES, type ShapeName } from './shapes.ts';
+
+/** Everything the URL holds. */
+export interface ViewerConfig {
+  preset: PresetName;
+  backend: BackendName;
+  shape: ShapeName | 'auto';
+  params: Params;
+}
+
+const BACKENDS: readonly BackendName[] = ['cpu', 'workers', 'webgpu'];
+export const DEFAULT_PRESET: PresetName = 'reynolds';
+
+/** Fields the viewer drives itself (the mouse aims the laser); never written to the URL. */
+export function isTransient(path: string): boolean {
+  return path.startsWith('laser.') && !['laser.radius', 'laser.strength', 'laser.killWidth'].includes(path);
+}
+
+/** Parse a location hash. Problems are collected, not thrown: the page still opens. */
+export function parseHash(hash: string): { config: ViewerConfig; problems: string[] } {
+  const problems: string[] = [];
+  let preset: PresetName = DEFAULT_PRESET;
+  let backend: BackendName = 'cpu';
+  let shape: ShapeName | 'auto' = 'auto';
+  const pairs: string[] = [];
+  const text = hash.startsWith('#') ? hash.slice(1) : hash;
+  for (const part of text.split('&')) {
+    if (!part) continue;
+    const eq = part.indexOf('=');
+    const key = decodeURIComponent(eq < 0 ? part : part.slice(0, eq));
+    const value = eq < 0 ? '' : decodeURIComponent(part.slice(eq + 1));
+    if (key === 'preset') {
+      if (getPreset(value)) preset = value as PresetName;
+      else problems.push(`unknown preset "${value}"`);
+    } else if (key === 'backend') {
+      if ((BACKENDS as readonly string[]).includes(value)) backend = value as BackendName;
+      else problems.push(`unknown backend "${value}"`);
+    } else if (key === 'shape') {
+      if (value === 'auto' || (SHAPES as readonly string[]).includes(value))
+        shape = value as ShapeName | 'auto';
+      else problems.push(`unknown shape "${value}"`);
+    } else pairs.push(`${key}=${value}`);
+  }
+  let params: Params;
+  try {
+    params = paramsFromOptions({ preset, params: overrideFromPairs(pairs) });
+  } catch (e) {
+    problems.push(e instanceof ParamError ? e.message : String(e));
+    params = paramsFromOptions({ preset });
+  }
+  return { config: { preset, backend, shape, params }, problems };
+}
+
+function textOf(v: unknown): string {
+  return typeof v === 'object' ? JSON.stringify(v) : String(v);
+}
+
+/** The hash for a configuration: preset, backend, shape and every parameter that differs from the preset. */
+export function formatHash(c: ViewerConfig): string {
+  const base = paramsFromOptions({ preset: c.preset }) as unknown as Record<string, unknown>;
+  const cur = c.params as unknown as Record<string, unknown>;
+  const parts = [`preset=${c.preset}`, `backend=${c.backend}`];
+  if (c.shape !== 'auto') parts.push(`shape=${c.shape}`);
+  for (const f of fields) {
+    if (isTransient(f.path)) continue;
+    const a = textOf(getPath(cur, f));
+    if (a !== textOf(getPath(base, f))) parts.push(`${f.path}=${encodeURIComponent(a)}`);
+  }
+  return `#${parts.join('&')}`;
+}

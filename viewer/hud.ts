@@ -1,0 +1,117 @@
+/**
+ * The heads-up display: frame rate, the frame-time split (simulation, upload, draw), step time,
+ * agents alive and the order parameters, plus live uPlot charts of polarization, mean
+ * nearest-neighbour distance and cluster count. Text refreshes a few times a second; metrics
+ * arrive from the caller about every half second (they cost a grid build).
+ */
+import uPlot from 'uplot';
+import type { Metrics } from '../src/metrics/metrics.ts';
+
+/** Frame timings gathered by the render loop (ms). */
+export interface FrameTimes {
+  frame: number;
+  sim: number;
+  upload: number;
+  draw: number;
+  step: number;
+  stepsPerFrame: number;
+}
+
+const SAMPLES = 120; // 60 s of history at two samples a second
+
+function chart(parent: HTMLElement, label: string, color: string, range?: [number, number]): uPlot {
+  const opts: uPlot.Options = {
+    width: 260,
+    height: 78,
+    legend: { show: false },
+    cursor: { show: false },
+    title: label,
+    scales: { x: { time: false }, y: range ? { range } : { auto: true } },
+    axes: [
+      { show: false },
+      {
+        stroke: '#8894a6',
+        size: 34,
+        grid: { stroke: '#2a3240' },
+        ticks: { show: false },
+        font: '10px sans-serif',
+      },
+    ],
+    series: [{}, { stroke: color, width: 1.5, points: { show: false } }],
+  };
+  return new uPlot(opts, [[], []], parent);
+}
+
+export class Hud {
+  readonly el: HTMLElement;
+  private readonly text: HTMLElement;
+  private readonly plots: uPlot[];
+  private readonly t: number[] = [];
+  private readonly series: number[][] = [[], [], []];
+  private frames = 0;
+  private since = performance.now();
+  /** Frames per second over the last refresh interval. */
+  fps = 0;
+  /** The latest metrics (also shown in the text). */
+  last: Metrics | null = null;
+
+  constructor(parent: HTMLElement) {
+    this.el = document.createElement('div');
+    this.el.id = 'hud';
+    this.text = document.createElement('pre');
+    this.text.id = 'hud-text';
+    this.el.append(this.text);
+    const plots = document.createElement('div');
+    plots.className = 'plots';
+    this.el.append(plots);
+    parent.append(this.el);
+    this.plots = [
+      chart(plots, 'polarization', '#7fc4ff', [0, 1]),
+      chart(plots, 'nearest-neighbour distance', '#a6e3a1'),
+      chart(plots, 'clusters', '#f9c06b'),
+    ];
+  }
+
+  /** Count a frame; refresh the text about four times a second. */
+  frame(times: FrameTimes, backend: string, alive: number, paused: boolean): void {
+    this.frames++;
+    const now = performance.now();
+    if (now - this.since < 250) return;
+    this.fps = (this.frames * 1000) / (now - this.since);
+    this.frames = 0;
+    this.since = now;
+    const m = this.last;
+    const f = (v: number, d = 1) => v.toFixed(d).padStart(6);
+    this.text.textContent =
+      `${f(this.fps, 0)} fps   ${backend}${paused ? '   PAUSED' : ''}\n` +
+      `frame ${f(times.frame)} ms  sim ${f(times.sim)}  upload ${f(times.upload, 2)}  draw ${f(times.draw)}\n` +
+      `step  ${f(times.step, 2)} ms  steps/frame ${times.stepsPerFrame}\n` +
+      `agents ${alive}` +
+      (m
+        ? `  prey ${m.alivePrey}  predators ${m.alivePredators}  step ${m.step}\n` +
+          `polarization ${m.polarization.toFixed(3)}  nn ${m.nnMean.toFixed(2)}  clusters ${m.clusters}`
+        : '');
+    this.text.dataset.polarization = m ? String(m.polarization) : '';
+  }
+
+  /** Append a metrics sample to the charts. */
+  metrics(m: Metrics, seconds: number): void {
+    this.last = m;
+    this.t.push(seconds);
+    this.series[0].push(m.polarization);
+    this.series[1].push(m.nnMean);
+    this.series[2].push(m.clusters);
+    if (this.t.length > SAMPLES) {
+      this.t.shift();
+      for (const s of this.series) s.shift();
+    }
+    for (let i = 0; i < 3; i++) this.plots[i].setData([this.t, this.series[i]]);
+  }
+
+  /** Forget the history (after a reset or a preset change). */
+  clearPlots(): void {
+    this.t.length = 0;
+    for (const s of this.series) s.length = 0;
+    this.last = null;
+  }
+}

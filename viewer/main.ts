@@ -1,0 +1,444 @@
+/**
+ * The murmur viewer: a flock stepped by any backend, drawn with three.js as one instanced mesh,
+ * tuned live from a panel generated from the parameter schema, with its whole configuration in
+ * the URL hash. See docs/viewer.md.
+ */
+import { Color, MOUSE, PerspectiveCamera, Scene, Vector3, WebGLRenderer } from 'three';
+import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
+import type { BackendName } from '../src/backends/types.ts';
+import { createFlock, type Flock, paramsFromOptions, restoreFlock, restoreFlockSync } from '../src/flock.ts';
+import type { Metrics } from '../src/metrics/metrics.ts';
+import type { PresetName } from '../src/params/presets.ts';
+import type { Params, ParamsOverride } from '../src/params/schema.ts';
+import type { Sphere } from '../src/params/spec.ts';
+import { ParamError } from '../src/params/validate.ts';
+import { fieldByPath, setPath } from '../src/params/walk.ts';
+import { AgentMesh } from './agents.ts';
+import { formatHash, parseHash, type ViewerConfig } from './config.ts';
+import { scratch, simToThree, threeToSim } from './frame.ts';
+import { type FrameTimes, Hud } from './hud.ts';
+import { Input } from './input.ts';
+import { Panel } from './panel.ts';
+import { LIGHT_DIR, WorldView } from './scene.ts';
+import { type ShapeName, shapeForPreset } from './shapes.ts';
+import { Stepper } from './stepper.ts';
+
+/** The test hook on `window.murmur` (also handy from the devtools console). */
+export interface MurmurHook {
+  readonly flock: Flock;
+  readonly params: Readonly<Params>;
+  readonly paused: boolean;
+  readonly frames: number;
+  readonly backendReason: string;
+  metrics(): Metrics;
+  /** The latest metrics shown in the HUD (null before the first sample). */
+  hudMetrics(): Metrics | null;
+  pause(on: boolean): void;
+  /** Wait for any batch in flight, then take n steps and refresh HUD metrics. */
+  run(n: number): Promise<void>;
+  /** Metrics after n steps of a cpu copy of the current state (the reference for other backends). */
+  reference(n: number): Promise<Metrics>;
+  /** Show or hide the agents (tests count agent pixels by difference). */
+  showAgents(on: boolean): void;
+  /** CSS-pixel position on the canvas of a sim point. */
+  toScreen(x: number, y: number, z: number): { x: number; y: number };
+  /** The URL hash the current configuration produces. */
+  hash(): string;
+}
+
+declare global {
+  interface Window {
+    murmur?: MurmurHook;
+  }
+}
+
+const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+async function main(): Promise<void> {
+  const app = document.getElementById('app')!;
+  const statusEl = document.getElementById('status')!;
+  let statusTimer = 0;
+  const status = (message: string) => {
+    statusEl.textContent = message;
+    statusEl.classList.toggle('shown', message !== '');
+    clearTimeout(statusTimer);
+    if (message) statusTimer = window.setTimeout(() => statusEl.classList.remove('shown'), 6000);
+  };
+
+  const { config, problems } = parseHash(location.hash);
+  if (problems.length) status(`URL: ${problems.join('\n')}`);
+
+  // --- the flock: the backend from the URL, else cpu with the reason shown
+  let backendReason = '';
+  let flock: Flock;
+  try {
+    flock = await createFlock({ backend: config.backend, params: config.params });
+  } catch (e) {
+    backendReason = `${config.backend}: ${errorText(e)}`;
+    config.backend = 'cpu';
+    flock = await createFlock({ backend: 'cpu', params: config.params });
+  }
+
+  // --- three.js
+  const renderer = new WebGLRenderer({ antialias: true });
+  renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
+  renderer.setSize(window.innerWidth, window.innerHeight);
+  app.append(renderer.domElement);
+  const scene = new Scene();
+  scene.background = new Color(0x0e1117);
+  // Static scene graph: world matrices are updated when something moves (WorldView), not every
+  // frame — three's per-frame matrix walk is the main source of per-frame garbage otherwise.
+  scene.matrixWorldAutoUpdate = false;
+  const camera = new PerspectiveCamera(50, window.innerWidth / window.innerHeight, 0.1, 1e4);
+  const controls = new OrbitControls(camera, renderer.domElement);
+  controls.mouseButtons = { LEFT: MOUSE.ROTATE, MIDDLE: MOUSE.DOLLY, RIGHT: null }; // right button is the laser
+  controls.enableDamping = true;
+  const world = new WorldView(scene);
+  const agents = new AgentMesh(renderer, LIGHT_DIR);
+  scene.add(agents.mesh);
+  scene.updateMatrixWorld(true);
+
+  const fitCamera = (p: Params) => {
+    const size = Math.max(p.world.x, p.world.y, p.world.z);
+    simToThree(p.world.x / 2, p.world.y / 2, p.world.z / 2, controls.target);
+    const view = p.dimensions === 2 ? scratch.set(0.3, 1.15, 0.75) : scratch.set(0.62, 0.72, 1.1);
+    camera.position.copy(controls.target).add(view.multiplyScalar(size * 1.25));
+    camera.near = size / 1000;
+    camera.far = size * 20;
+    camera.updateProjectionMatrix();
+    controls.update();
+  };
+  const applyLook = () => {
+    const p = flock.params;
+    agents.setShape(config.shape === 'auto' ? shapeForPreset(config.preset) : config.shape);
+    const extent = Math.max(p.world.x, p.world.y, p.world.z);
+    const size = Math.min(4, Math.max(0.5, 0.6 * p.separation.radius, 0.014 * extent));
+    agents.setLook(size, 2.6, p.motion.maxSpeed, true);
+  };
+  fitCamera(flock.params);
+  applyLook();
+  world.update(flock.params);
+
+  // --- URL: written on every configuration change; a hand-edited hash reloads the page
+  let written = '';
+  const currentConfig = (): ViewerConfig => ({ ...config, params: flock.params as Params });
+  const syncUrl = () => {
+    written = formatHash(currentConfig());
+    if (written !== location.hash) history.replaceState(null, '', written);
+  };
+  window.addEventListener('hashchange', () => {
+    if (location.hash !== written) location.reload();
+  });
+
+  const stepper = new Stepper();
+  const hud = new Hud(document.body);
+  let paused = false;
+  let metricsAt = -1;
+  let metricsStep = -1;
+  const t0 = performance.now();
+  const sampleMetrics = () => {
+    metricsAt = performance.now();
+    metricsStep = flock.stepCount;
+    hud.metrics(flock.metrics(), (metricsAt - t0) / 1000);
+  };
+  const afterRebuild = () => {
+    stepper.clear();
+    stepper.error = null;
+    stepper.fresh = true;
+    hud.clearPlots();
+    metricsStep = -1;
+    world.update(flock.params);
+    applyLook();
+    panel.build(flock.params as Params);
+    syncUrl();
+  };
+
+  const setParam = (override: ParamsOverride): string | null => {
+    try {
+      flock.set(override);
+    } catch (e) {
+      return e instanceof ParamError
+        ? e.issues.map((i) => `${i.path}: ${i.allowed}`).join('\n')
+        : errorText(e);
+    }
+    world.update(flock.params);
+    if (override.separation || override.motion) applyLook();
+    syncUrl();
+    return null;
+  };
+  const rebuildWith = async (override: ParamsOverride): Promise<string | null> => {
+    await stepper.settle(flock);
+    try {
+      await flock.reset(override);
+    } catch (e) {
+      return errorText(e);
+    }
+    afterRebuild();
+    return null;
+  };
+  const setObstacles = (list: Sphere[]) => {
+    const why = setParam({ obstacles: list });
+    if (why) status(why);
+    else panel.build(flock.params as Params);
+  };
+  const togglePause = () => {
+    paused = !paused;
+    stepper.clear();
+  };
+  const stepOnce = async () => {
+    paused = true;
+    await stepper.settle(flock);
+    await flock.step(1);
+    stepper.fresh = true;
+    sampleMetrics();
+  };
+
+  const panel = new Panel(
+    {
+      setParam: (path, value) => {
+        const o: Record<string, unknown> = {};
+        setPath(o, fieldByPath.get(path)!, value);
+        return setParam(o as ParamsOverride);
+      },
+      resetWith: (path, value) => {
+        const o: Record<string, unknown> = {};
+        setPath(o, fieldByPath.get(path)!, value);
+        return rebuildWith(o as ParamsOverride);
+      },
+      choosePreset: (name: PresetName) => {
+        config.preset = name;
+        const p = paramsFromOptions({ preset: name });
+        void rebuildWith(p).then((why) => {
+          if (why) status(why);
+          fitCamera(flock.params);
+        });
+      },
+      chooseBackend: async (name: BackendName) => {
+        await stepper.settle(flock);
+        let next: Flock;
+        try {
+          next = await restoreFlock(flock.snapshot(), { backend: name });
+          next.set(flock.params as ParamsOverride); // changes not yet applied by a step
+        } catch (e) {
+          return errorText(e);
+        }
+        const old = flock;
+        flock = next;
+        await old.dispose();
+        config.backend = name;
+        backendReason = '';
+        stepper.clear();
+        stepper.error = null;
+        stepper.fresh = true;
+        syncUrl();
+        return null;
+      },
+      chooseShape: (shape: ShapeName | 'auto') => {
+        config.shape = shape;
+        applyLook();
+        stepper.fresh = true;
+        syncUrl();
+      },
+      togglePause,
+      stepOnce: () => void stepOnce(),
+      reset: () => void rebuildWith({}),
+      addObstacle: () => {
+        const p = flock.params;
+        const r = Math.max(1, 0.06 * Math.min(p.world.x, p.world.y));
+        const s = { x: p.world.x * Math.random(), y: p.world.y * Math.random(), z: p.world.z / 2, r };
+        setObstacles([...p.obstacles, s]);
+      },
+      clearObstacles: () => setObstacles([]),
+    },
+    status,
+    config.preset,
+    config.backend,
+    config.shape,
+  );
+  panel.build(flock.params as Params);
+  if (backendReason) panel.setReason(backendReason);
+  syncUrl();
+
+  // --- mouse and keys
+  const simPoint = new Float64Array(3);
+  const input = new Input(
+    renderer.domElement,
+    camera,
+    controls,
+    {
+      addObstacleAt: (hit) => {
+        const p = flock.params;
+        threeToSim(hit, simPoint);
+        const [x, y] = simPoint;
+        if (x < 0 || y < 0 || x > p.world.x || y > p.world.y) return status('click inside the world box');
+        const r = Math.max(1, 0.06 * Math.min(p.world.x, p.world.y));
+        setObstacles([...p.obstacles, { x, y, z: p.world.z / 2, r }]);
+      },
+      addPredatorAt: (hit) => {
+        const p = flock.params;
+        if (hit) threeToSim(hit, simPoint);
+        else simPoint.set([p.world.x / 2, p.world.y / 2, p.world.z / 2]);
+        const a = Math.random() * 2 * Math.PI;
+        void stepper.settle(flock).then(() => {
+          const id = flock.addPredator(simPoint[0], simPoint[1], p.world.z / 2, Math.cos(a), Math.sin(a), 0);
+          if (id < 0) status('no spare slot for another predator (reset with more predators)');
+          stepper.fresh = true;
+        });
+      },
+      togglePause,
+      stepOnce: () => void stepOnce(),
+      reset: () => void rebuildWith({}),
+    },
+    () => flock.params.world.z / 2,
+  );
+
+  // --- the laser: set from the cursor ray while the right button is held
+  let laserOn = false;
+  let laserAim = -1;
+  const laserFrom = new Vector3();
+  const laserTo = new Vector3();
+  const simDir = new Float64Array(3);
+  const updateLaser = () => {
+    if (!input.firing) {
+      if (laserOn) {
+        laserOn = false;
+        setParam({ laser: { enabled: false } });
+      }
+      world.setBeam(false);
+      return;
+    }
+    const ray = input.ray();
+    if (!laserOn || laserAim !== input.aimVersion) {
+      threeToSim(ray.origin, simPoint);
+      threeToSim(ray.direction, simDir);
+      const why = setParam({
+        laser: {
+          enabled: true,
+          ox: simPoint[0],
+          oy: simPoint[1],
+          oz: simPoint[2],
+          dx: simDir[0],
+          dy: simDir[1],
+          dz: simDir[2],
+        },
+      });
+      if (why) status(why);
+      laserOn = true;
+      laserAim = input.aimVersion;
+    }
+    // drawn from a 'gun' just below-right of the view, so it reads as a beam rather than a dot
+    const p = flock.params;
+    const size = Math.max(p.world.x, p.world.y, p.world.z);
+    const reach = 3 * Math.hypot(p.world.x, p.world.y, p.world.z);
+    laserFrom
+      .set(0.35, -0.3, -0.5)
+      .multiplyScalar(size / 100)
+      .applyMatrix4(camera.matrixWorld);
+    laserTo.copy(ray.origin).addScaledVector(ray.direction, reach);
+    world.setBeam(true, laserFrom, laserTo);
+  };
+
+  window.addEventListener('resize', () => {
+    camera.aspect = window.innerWidth / window.innerHeight;
+    camera.updateProjectionMatrix();
+    renderer.setSize(window.innerWidth, window.innerHeight);
+  });
+  window.addEventListener('error', (e) => status(e.message));
+  window.addEventListener('unhandledrejection', (e) => status(errorText(e.reason)));
+
+  // --- the frame loop
+  const times: FrameTimes = { frame: 0, sim: 0, upload: 0, draw: 0, step: 0, stepsPerFrame: 0 };
+  let frames = 0;
+  let last = performance.now();
+  const frame = (now: number) => {
+    requestAnimationFrame(frame);
+    const seconds = Math.max(0, (now - last) / 1000);
+    last = now;
+    frames++;
+    const p = flock.params;
+    input.fly(Math.min(seconds, 0.1), 0.35 * Math.max(p.world.x, p.world.y, p.world.z));
+    controls.update();
+    updateLaser();
+    const a = performance.now();
+    stepper.advance(flock, seconds, paused);
+    if (stepper.error) status(`${flock.backend}: ${stepper.error}`);
+    const b = performance.now();
+    if (stepper.fresh && !stepper.busy) {
+      agents.upload(flock.state);
+      stepper.fresh = false;
+    }
+    const c = performance.now();
+    agents.setTime(now / 1000);
+    renderer.render(scene, camera);
+    const d = performance.now();
+    if (!stepper.busy && now - metricsAt > 500 && flock.stepCount !== metricsStep) sampleMetrics();
+    times.frame = d - a;
+    times.sim = flock.backend === 'cpu' ? b - a : stepper.simMs;
+    times.upload = c - b;
+    times.draw = d - c;
+    times.step = flock.timing().total;
+    times.stepsPerFrame = stepper.steps;
+    hud.frame(
+      times,
+      flock.backend,
+      hud.last ? hud.last.alivePrey + hud.last.alivePredators : flock.count,
+      paused,
+    );
+  };
+  requestAnimationFrame(frame);
+
+  window.murmur = {
+    get flock() {
+      return flock;
+    },
+    get params() {
+      return flock.params;
+    },
+    get paused() {
+      return paused;
+    },
+    get frames() {
+      return frames;
+    },
+    get backendReason() {
+      return backendReason;
+    },
+    metrics: () => flock.metrics(),
+    hudMetrics: () => hud.last,
+    pause: (on: boolean) => {
+      paused = on;
+      stepper.clear();
+    },
+    run: async (n: number) => {
+      await stepper.settle(flock);
+      await flock.step(n);
+      stepper.fresh = true;
+      sampleMetrics();
+    },
+    reference: async (n: number) => {
+      await stepper.settle(flock);
+      const copy = restoreFlockSync(flock.snapshot());
+      copy.set(flock.params as ParamsOverride);
+      copy.stepSync(n);
+      return copy.metrics();
+    },
+    showAgents: (on: boolean) => {
+      agents.mesh.visible = on;
+    },
+    toScreen: (x: number, y: number, z: number) => {
+      const v = simToThree(x, y, z, new Vector3()).project(camera);
+      const r = renderer.domElement.getBoundingClientRect();
+      return { x: r.left + ((v.x + 1) / 2) * r.width, y: r.top + ((1 - v.y) / 2) * r.height };
+    },
+    hash: () => formatHash(currentConfig()),
+  };
+}
+
+main().catch((e: unknown) => {
+  const el = document.getElementById('status');
+  if (el) {
+    el.textContent = `the viewer failed to start: ${errorText(e)}`;
+    el.classList.add('shown');
+  }
+  console.error(e);
+});

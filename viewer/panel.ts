@@ -1,0 +1,225 @@
+/**
+ * The control panel, generated from the parameter schema (`fields`): numbers become sliders
+ * (unbounded ranges get a finite slider range around the current value), integers sliders or
+ * number boxes, booleans checkboxes, enums dropdowns, the sphere list an obstacle list with
+ * add/clear. Every change goes through `flock.set()` (live) or, for structural fields (agent
+ * counts, seed, dimensions), through `flock.reset()`. Rejected values snap back and the reason
+ * is shown in the status line.
+ */
+import GUI, { type Controller } from 'lil-gui';
+import type { BackendName } from '../src/backends/types.ts';
+import { type PresetName, presets } from '../src/params/presets.ts';
+import type { Params } from '../src/params/schema.ts';
+import type { LeafSpec, Sphere } from '../src/params/spec.ts';
+import { type FieldEntry, fields, getPath, setPath } from '../src/params/walk.ts';
+import { isTransient } from './config.ts';
+import { SHAPES, type ShapeName } from './shapes.ts';
+
+/** What the panel asks the app to do. Functions returning a string report a refusal. */
+export interface PanelActions {
+  setParam(path: string, value: unknown): string | null;
+  resetWith(path: string, value: unknown): Promise<string | null>;
+  choosePreset(name: PresetName): void;
+  chooseBackend(name: BackendName): Promise<string | null>;
+  chooseShape(shape: ShapeName | 'auto'): void;
+  togglePause(): void;
+  stepOnce(): void;
+  reset(): void;
+  addObstacle(): void;
+  clearObstacles(): void;
+}
+
+/** Fields edited as number boxes (no slider makes sense for them). */
+const BOXED = new Set(['prey', 'predators', 'seed']);
+
+/** A round number ≥ v (1, 2, 5 × 10^k). */
+function niceCeil(v: number): number {
+  const e = 10 ** Math.floor(Math.log10(v));
+  for (const m of [1, 2, 5, 10]) if (m * e >= v) return m * e;
+  return 10 * e;
+}
+
+/** Slider range and step for a number field: the schema's when finite-ish, else around the value. */
+export function sliderRange(spec: LeafSpec, value: number): [number, number, number] {
+  if (spec.kind !== 'number' && spec.kind !== 'int') return [0, 1, 0.01];
+  const wide = spec.max - spec.min > 1e4;
+  const hi = wide ? niceCeil(Math.max(Math.abs(spec.default) * 4, Math.abs(value) * 2, 1)) : spec.max;
+  const lo = wide && spec.min < 0 ? -hi : spec.min;
+  const step = spec.kind === 'int' ? 1 : (spec.step ?? niceCeil((hi - lo) / 1000));
+  return [lo, Math.max(hi, lo + step), step];
+}
+
+export class Panel {
+  readonly gui: GUI;
+  private params: GUI | null = null;
+  private readonly view: {
+    preset: PresetName;
+    backend: BackendName;
+    shape: ShapeName | 'auto';
+    reason: string;
+    pause: () => void;
+    step: () => void;
+    reset: () => void;
+  };
+  private readonly backendCtl: Controller;
+  private readonly reasonCtl: Controller;
+  private values: Record<string, unknown> = {};
+
+  constructor(
+    private readonly actions: PanelActions,
+    private readonly status: (message: string) => void,
+    preset: PresetName,
+    backend: BackendName,
+    shape: ShapeName | 'auto',
+  ) {
+    this.gui = new GUI({ title: 'murmur' });
+    this.view = {
+      preset,
+      backend,
+      shape,
+      reason: '',
+      pause: () => actions.togglePause(),
+      step: () => actions.stepOnce(),
+      reset: () => actions.reset(),
+    };
+    const v = this.gui.addFolder('viewer');
+    v.add(this.view, 'preset', Object.keys(presets))
+      .onChange((name: PresetName) => actions.choosePreset(name))
+      .domElement.setAttribute('data-path', 'preset');
+    this.backendCtl = v.add(this.view, 'backend', ['cpu', 'workers', 'webgpu']);
+    this.backendCtl.domElement.setAttribute('data-path', 'backend');
+    let previous = backend;
+    this.backendCtl.onChange(async (name: BackendName) => {
+      if (name === previous) return;
+      const why = await actions.chooseBackend(name);
+      if (why) {
+        this.view.backend = previous;
+        this.backendCtl.updateDisplay();
+        this.setReason(`${name}: ${why}`);
+      } else {
+        previous = name;
+        this.setReason('');
+      }
+    });
+    this.reasonCtl = v.add(this.view, 'reason').name('unavailable').disable();
+    this.reasonCtl.domElement.setAttribute('data-path', 'reason');
+    this.reasonCtl.hide();
+    v.add(this.view, 'shape', ['auto', ...SHAPES]).onChange((s: ShapeName | 'auto') =>
+      actions.chooseShape(s),
+    );
+    v.add(this.view, 'pause').name('pause / resume (space)');
+    v.add(this.view, 'step').name('step once (.)');
+    v.add(this.view, 'reset').name('reset (R)');
+  }
+
+  /** Show why a backend could not start (or hide the line). */
+  setReason(text: string): void {
+    this.view.reason = text;
+    this.reasonCtl.updateDisplay();
+    this.reasonCtl.domElement.title = text;
+    if (text) {
+      this.reasonCtl.show();
+      this.status(text);
+    } else this.reasonCtl.hide();
+  }
+
+  /** Reflect the backend actually in use. */
+  setBackend(name: BackendName): void {
+    this.view.backend = name;
+    this.backendCtl.updateDisplay();
+  }
+
+  setPreset(name: PresetName): void {
+    this.view.preset = name;
+    this.gui.controllersRecursive().forEach((c) => {
+      if (c.property === 'preset') c.updateDisplay();
+    });
+  }
+
+  /** (Re)build the parameter folders from the schema and the values in force. */
+  build(p: Params): void {
+    const wasOpen = this.params ? !this.params._closed : true;
+    const openFolders = new Set(this.params?.folders.filter((f) => !f._closed).map((f) => f._title) ?? []);
+    this.params?.destroy();
+    this.values = JSON.parse(JSON.stringify(p)) as Record<string, unknown>;
+    const root = this.gui.addFolder('parameters');
+    if (!wasOpen) root.close();
+    const folders = new Map<string, GUI>();
+    for (const f of fields) {
+      if (isTransient(f.path)) continue;
+      let parent = root;
+      if (f.group) {
+        let g = folders.get(f.group);
+        if (!g) {
+          g = root.addFolder(f.group);
+          if (!openFolders.has(f.group) && !['separation', 'alignment', 'cohesion'].includes(f.group))
+            g.close();
+          folders.set(f.group, g);
+        }
+        parent = g;
+      }
+      if (f.spec.kind === 'spheres') this.obstacleFolder(root, f, p.obstacles);
+      else this.control(parent, f);
+    }
+    this.params = root;
+  }
+
+  private control(parent: GUI, f: FieldEntry): void {
+    const holder = (f.group ? this.values[f.group] : this.values) as Record<string, unknown>;
+    const spec = f.spec;
+    let c: Controller;
+    if (spec.kind === 'enum') c = parent.add(holder, f.key, [...spec.options]);
+    else if (spec.kind === 'bool') c = parent.add(holder, f.key);
+    else if (BOXED.has(f.path)) c = parent.add(holder, f.key).step(1);
+    else {
+      const [lo, hi, step] = sliderRange(spec, holder[f.key] as number);
+      c = parent.add(holder, f.key, lo, hi, step);
+    }
+    c.domElement.setAttribute('data-path', f.path);
+    c.domElement.title = spec.doc;
+    const previous = () => getPath(this.values, f);
+    let last = previous();
+    if (spec.structural) {
+      c.onFinishChange(async (v: unknown) => {
+        if (v === last) return;
+        const why = await this.actions.resetWith(f.path, v);
+        if (why) this.revert(c, f, last, why);
+        else last = v;
+      });
+    } else {
+      c.onChange((v: unknown) => {
+        const why = this.actions.setParam(f.path, v);
+        if (why) this.revert(c, f, last, why);
+        else last = v;
+      });
+    }
+  }
+
+  private revert(c: Controller, f: FieldEntry, value: unknown, why: string): void {
+    setPath(this.values, f, value);
+    c.updateDisplay();
+    this.status(why);
+  }
+
+  private obstacleFolder(root: GUI, f: FieldEntry, list: readonly Sphere[]): void {
+    const g = root.addFolder(`obstacles (${list.length})`);
+    g.domElement.setAttribute('data-path', f.path);
+    g.add({ add: () => this.actions.addObstacle() }, 'add').name('add obstacle (alt+click)');
+    g.add({ clear: () => this.actions.clearObstacles() }, 'clear').name('clear obstacles');
+    const edited = list.map((s) => ({ ...s }));
+    edited.forEach((s, i) => {
+      const sg = g.addFolder(`#${i + 1}`);
+      for (const k of ['x', 'y', 'z', 'r'] as const) {
+        const hi = niceCeil(Math.max(Math.abs(s[k]) * 2, 1));
+        sg.add(s, k, k === 'r' ? 0.1 : -hi, hi).onFinishChange(() => {
+          const why = this.actions.setParam(
+            'obstacles',
+            edited.map((o) => ({ ...o })),
+          );
+          if (why) this.status(why);
+        });
+      }
+      sg.close();
+    });
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * The static parts of the picture: lights, the world box, a floor grid, the obstacle spheres and
+ * the laser beam. Everything is placed in three's frame (y up); see frame.ts for the mapping.
+ */
+import {
+  AdditiveBlending,
+  AmbientLight,
+  BoxGeometry,
+  CylinderGeometry,
+  DirectionalLight,
+  DoubleSide,
+  EdgesGeometry,
+  GridHelper,
+  Group,
+  LineBasicMaterial,
+  LineSegments,
+  Mesh,
+  MeshBasicMaterial,
+  MeshLambertMaterial,
+  type Scene,
+  SphereGeometry,
+  Vector3,
+} from 'three';
+import type { Params } from '../src/params/schema.ts';
+import type { Sphere } from '../src/params/spec.ts';
+import { simToThree } from './frame.ts';
+
+/** Direction towards the key light (three's frame), shared with the agent shader. */
+export const LIGHT_DIR = new Vector3(0.45, 1, 0.3).normalize();
+
+/** Lights, box, floor, obstacles and beam, rebuilt when the world or the obstacles change. */
+export class WorldView {
+  readonly group = new Group();
+  private box: LineSegments | null = null;
+  private floor: GridHelper | null = null;
+  private readonly obstacles = new Group();
+  private readonly sphereGeo = new SphereGeometry(1, 32, 16);
+  private readonly sphereMat = new MeshLambertMaterial({ color: 0xb08a5a, transparent: true, opacity: 0.85 });
+  private readonly beam: Mesh;
+  private worldKey = '';
+  private obstacleKey = '';
+
+  constructor(scene: Scene) {
+    scene.add(this.group);
+    this.group.add(this.obstacles);
+    scene.add(new AmbientLight(0xffffff, 0.9));
+    const sun = new DirectionalLight(0xffffff, 2.2);
+    sun.position.copy(LIGHT_DIR).multiplyScalar(100);
+    scene.add(sun);
+    // a cone widening with distance: about the same width on screen all along
+    const beamGeo = new CylinderGeometry(1, 0.006, 1, 8, 1, true);
+    beamGeo.translate(0, 0.5, 0);
+    beamGeo.rotateX(Math.PI / 2); // along +z from the origin, length 1
+    this.beam = new Mesh(
+      beamGeo,
+      new MeshBasicMaterial({
+        color: 0xff2a2a,
+        transparent: true,
+        opacity: 0.85,
+        blending: AdditiveBlending,
+        side: DoubleSide,
+        depthWrite: false,
+      }),
+    );
+    this.beam.visible = false;
+    this.beam.frustumCulled = false;
+    scene.add(this.beam);
+  }
+
+  /** Rebuild what changed since the last call (cheap when nothing did). */
+  update(p: Params): void {
+    const wk = `${p.world.x},${p.world.y},${p.world.z}`;
+    if (wk !== this.worldKey) {
+      this.worldKey = wk;
+      this.buildWorld(p);
+    }
+    const ok = JSON.stringify(p.obstacles);
+    if (ok !== this.obstacleKey) {
+      this.obstacleKey = ok;
+      this.buildObstacles(p.obstacles);
+    }
+    this.group.updateMatrixWorld(true);
+  }
+
+  private buildWorld(p: Params): void {
+    if (this.box) {
+      this.group.remove(this.box);
+      this.box.geometry.dispose();
+    }
+    if (this.floor) {
+      this.group.remove(this.floor);
+      this.floor.dispose();
+    }
+    const { x, y, z } = p.world;
+    const centre = simToThree(x / 2, y / 2, z / 2, new Vector3());
+    const edges = new EdgesGeometry(new BoxGeometry(x, z, y));
+    this.box = new LineSegments(edges, new LineBasicMaterial({ color: 0x6c7a90 }));
+    this.box.position.copy(centre);
+    this.box.frustumCulled = false;
+    this.group.add(this.box);
+    const size = Math.max(x, y);
+    this.floor = new GridHelper(size, 20, 0x3a4658, 0x262f3c);
+    this.floor.position.set(x / 2, 0, -y / 2);
+    this.floor.scale.set(x / size, 1, y / size);
+    this.floor.frustumCulled = false;
+    this.group.add(this.floor);
+  }
+
+  private buildObstacles(list: readonly Sphere[]): void {
+    this.obstacles.clear();
+    for (const s of list) {
+      const m = new Mesh(this.sphereGeo, this.sphereMat);
+      simToThree(s.x, s.y, s.z, m.position);
+      m.scale.setScalar(s.r);
+      m.frustumCulled = false;
+      this.obstacles.add(m);
+    }
+  }
+
+  /** Show the beam from `from` to `to` (three's frame), or hide it. */
+  setBeam(visible: boolean, from?: Vector3, to?: Vector3): void {
+    this.beam.visible = visible;
+    if (!visible || !from || !to) return;
+    const length = from.distanceTo(to);
+    this.beam.position.copy(from);
+    this.beam.lookAt(to);
+    this.beam.scale.set(0.003 * length, 0.003 * length, length);
+    this.beam.updateMatrixWorld();
+  }
+}

@@ -1,0 +1,688 @@
+// AssemblyScript: the murmur step kernel (neighbour pass + rules + integration) with v128 SIMD.
+// Mirrors src/backends/cpu/kernel.ts (the reference) for linear cell order without obstacles or
+// laser; the neighbour pass runs four candidates at a time in f32x4, so results agree with the
+// reference within float tolerance, not bit for bit. Every run is deterministic.
+//
+// Memory: the host writes pointers and integer settings into the I block and float constants
+// into the F block (slot numbers below, mirrored in src/backends/wasm/layout.ts), copies the
+// sorted agents and cell starts in, calls step(begin, end) and copies the result out.
+
+// I block (i32 slots)
+const I_PX: i32 = 0; // src px py pz vx vy vz id kind: 0..7
+const I_OPX: i32 = 8; // dst px py pz vx vy vz alive: 8..14
+const I_CELLSTART: i32 = 15;
+const I_N: i32 = 16; // nx ny nz
+const I_PREY_REACH: i32 = 19; // kx ky kz
+const I_PRED_REACH: i32 = 22;
+const I_WRAP: i32 = 25;
+const I_DIMS2: i32 = 26;
+const I_BOUNDARY: i32 = 27;
+const I_FALL: i32 = 28; // sep ali coh
+const I_FLAGS: i32 = 31;
+const I_RANGES: i32 = 32;
+/** Neighbour list: 9 arrays (j dx dy dz d2 vx vy vz kind) of I_NB_STRIDE bytes each. */
+const I_NB: i32 = 33;
+const I_NB_STRIDE: i32 = 34;
+/** 16 swizzle patterns (16 bytes each) moving the set lanes of a 4-bit mask to the front. */
+const I_LUT: i32 = 35;
+const I_SLOTS: i32 = 64;
+
+// F block (f64 slots)
+const F_INV: i32 = 0;
+const F_SIZE: i32 = 3;
+const F_PREY_REACH2: i32 = 6;
+const F_SEP_R2: i32 = 7;
+const F_ALI_R2: i32 = 8;
+const F_COH_R2: i32 = 9;
+const F_FLEE_R2: i32 = 10;
+const F_KILL_R2: i32 = 11;
+const F_PRED_VISION_R2: i32 = 12;
+const F_FOV_COS: i32 = 13;
+const F_SEP_W: i32 = 14;
+const F_ALI_W: i32 = 15;
+const F_COH_W: i32 = 16;
+const F_FLEE_W: i32 = 17;
+const F_MAX_FORCE: i32 = 18;
+const F_MAX_ACCEL: i32 = 19;
+const F_MIN_SPEED: i32 = 20;
+const F_MAX_SPEED: i32 = 21;
+const F_PRED_SPEED: i32 = 22;
+const F_PRED_ACCEL: i32 = 23;
+const F_DT: i32 = 24;
+const F_SLOTS: i32 = 64;
+
+// flag bits
+const SEP_NORM: i32 = 1;
+const ALI_NORM: i32 = 2;
+const COH_NORM: i32 = 4;
+const ALI_RELATIVE: i32 = 8;
+const REYNOLDS: i32 = 16;
+const PRIORITY: i32 = 32;
+const USE_FOV: i32 = 64;
+const PREDATORS: i32 = 128;
+
+// scratch vectors (f64 triples), as in the reference kernel
+const SEP: i32 = 0;
+const ALI: i32 = 3;
+const COH: i32 = 6;
+const FLEE: i32 = 9;
+const ACC: i32 = 18;
+const S: i32 = 21;
+
+const COINCIDENT_EPS: f64 = 1e-4;
+
+/** Layout version: bump with any slot change (the host checks it). */
+export function layoutVersion(): i32 {
+  return 3;
+}
+
+/** First byte the host may use: I block, F block, scratch, then its arrays. */
+export function heapBase(): usize {
+  return (__heap_base + 15) & ~15;
+}
+
+function iblock(): usize {
+  return heapBase();
+}
+function fblock(): usize {
+  return heapBase() + <usize>(I_SLOTS * 4);
+}
+function scratch(): usize {
+  return fblock() + <usize>(F_SLOTS * 8);
+}
+function gi(slot: i32): i32 {
+  return load<i32>(iblock() + <usize>(slot << 2));
+}
+function gp(slot: i32): usize {
+  return <usize>load<u32>(iblock() + <usize>(slot << 2));
+}
+function gf(slot: i32): f64 {
+  return load<f64>(fblock() + <usize>(slot << 3));
+}
+function sv(o: i32): f64 {
+  return load<f64>(scratch() + <usize>(o << 3));
+}
+function ss(o: i32, v: f64): void {
+  store<f64>(scratch() + <usize>(o << 3), v);
+}
+
+function len(o: i32): f64 {
+  const x = sv(o);
+  const y = sv(o + 1);
+  const z = sv(o + 2);
+  return Math.sqrt(x * x + y * y + z * z);
+}
+function scaleAt(o: i32, w: f64): void {
+  ss(o, sv(o) * w);
+  ss(o + 1, sv(o + 1) * w);
+  ss(o + 2, sv(o + 2) * w);
+}
+function normalizeAt(o: i32): void {
+  const l = len(o);
+  if (l > 0) {
+    ss(o, sv(o) / l);
+    ss(o + 1, sv(o + 1) / l);
+    ss(o + 2, sv(o + 2) / l);
+  }
+}
+function truncateAt(o: i32, max: f64): void {
+  const x = sv(o);
+  const y = sv(o + 1);
+  const z = sv(o + 2);
+  const l2 = x * x + y * y + z * z;
+  if (l2 > max * max) scaleAt(o, max / Math.sqrt(l2));
+}
+function steerAt(o: i32, scale: bool, maxSpeed: f64, vx: f64, vy: f64, vz: f64, maxForce: f64): void {
+  if (scale) {
+    normalizeAt(o);
+    scaleAt(o, maxSpeed);
+  }
+  ss(o, sv(o) - vx);
+  ss(o + 1, sv(o + 1) - vy);
+  ss(o + 2, sv(o + 2) - vz);
+  truncateAt(o, maxForce);
+}
+function clampSpeedAt(o: i32, min: f64, max: f64, fx: f64, fy: f64, fz: f64): void {
+  const l = len(o);
+  if (l > max) scaleAt(o, max / l);
+  else if (l < min) {
+    if (l > 0) scaleAt(o, min / l);
+    else {
+      let fl = Math.sqrt(fx * fx + fy * fy + fz * fz);
+      if (fl === 0) fl = 1;
+      ss(o, (fx / fl) * min);
+      ss(o + 1, (fy / fl) * min);
+      ss(o + 2, (fz / fl) * min);
+    }
+  }
+}
+function setRule(o: i32, x: f64, y: f64, z: f64, norm: bool, vx: f64, vy: f64, vz: f64, w: f64): void {
+  ss(o, x);
+  ss(o + 1, y);
+  ss(o + 2, z);
+  if (gi(I_FLAGS) & REYNOLDS) steerAt(o, norm, gf(F_MAX_SPEED), vx, vy, vz, gf(F_MAX_FORCE));
+  else if (norm) normalizeAt(o);
+  scaleAt(o, w);
+}
+/** Priority order of the reference: avoid, repel (both zero here), flee, separation, alignment, cohesion. */
+function allocateByPriority(budget: f64): void {
+  let ax: f64 = 0;
+  let ay: f64 = 0;
+  let az: f64 = 0;
+  let left = budget;
+  for (let r = 0; r < 4 && left > 0; r++) {
+    const o = r === 0 ? FLEE : r === 1 ? SEP : r === 2 ? ALI : COH;
+    const l = len(o);
+    if (l === 0) continue;
+    const take = Math.min(l, left);
+    const f = take / l;
+    ax += sv(o) * f;
+    ay += sv(o + 1) * f;
+    az += sv(o + 2) * f;
+    left -= take;
+  }
+  ss(ACC, ax);
+  ss(ACC + 1, ay);
+  ss(ACC + 2, az);
+}
+function applyBoundary(axis: i32): void {
+  const L = gf(F_SIZE + axis);
+  let p = sv(S + axis);
+  let v = sv(S + axis + 3);
+  if (p >= 0 && <f64>(<f32>p) < L) return;
+  const b = gi(I_BOUNDARY);
+  if (b === 1) {
+    p -= L * Math.floor(p / L);
+    if (!(<f64>(<f32>p) < L) || p < 0) p = 0;
+  } else if (b === 0) {
+    if (p < 0) {
+      p = -p;
+      v = Math.abs(v);
+    } else {
+      p = 2 * L - p;
+      v = -Math.abs(v);
+    }
+    if (!(p >= 0)) p = 0;
+    if (p > L) p = L;
+  } else {
+    if (p < 0) {
+      p = 0;
+      if (v < 0) v = 0;
+    } else {
+      p = L;
+      if (v > 0) v = 0;
+    }
+  }
+  ss(S + axis, p);
+  ss(S + axis + 3, v);
+}
+
+function coord(axis: i32, p: f64): i32 {
+  // saturating conversion (NaN → 0), then the clamp of UniformGrid.coord
+  const c = <i32>Math.floor(p * gf(F_INV + axis));
+  return max(0, min(gi(I_N + axis) - 1, c));
+}
+
+// ---- candidate ranges: every cell within reach once (linear keys; x runs merge) --------------
+// A range is 32 bytes: start, end (u32), then the (x, y, z) shift (f32) that brings its cells
+// next to the query cell across a periodic seam. Where a periodic axis is narrower than the
+// reach, every cell of it is visited once and the minimum image is taken per candidate instead.
+let nRanges: i32 = 0;
+let minImage = false;
+
+function addRun(k0: i32, k1: i32, sx: f32, sy: f32, sz: f32): void {
+  const cs = gp(I_CELLSTART);
+  const s = load<u32>(cs + ((<usize>k0) << 2));
+  const e = load<u32>(cs + ((<usize>(k1 + 1)) << 2));
+  if (e === s) return;
+  const r = gp(I_RANGES) + ((<usize>nRanges) << 5);
+  store<u32>(r, s);
+  store<u32>(r, e, 4);
+  store<f32>(r, sx, 8);
+  store<f32>(r, sy, 12);
+  store<f32>(r, sz, 16);
+  nRanges++;
+}
+
+function axisLo(n: i32, c: i32, k: i32, wrap: bool): i32 {
+  if (2 * k + 1 >= n) return 0;
+  return wrap ? c - k : max(0, c - k);
+}
+function axisHi(n: i32, c: i32, k: i32, wrap: bool): i32 {
+  if (2 * k + 1 >= n) return n - 1;
+  return wrap ? c + k : min(n - 1, c + k);
+}
+
+function cellRanges(cx: i32, cy: i32, cz: i32, kx: i32, ky: i32, kz: i32): void {
+  const nx = gi(I_N);
+  const ny = gi(I_N + 1);
+  const nz = gi(I_N + 2);
+  const wrap = gi(I_WRAP) !== 0;
+  minImage = wrap && (2 * kx + 1 >= nx || 2 * ky + 1 >= ny || 2 * kz + 1 >= nz);
+  const Lx = minImage ? <f32>0 : <f32>gf(F_SIZE);
+  const Ly = minImage ? <f32>0 : <f32>gf(F_SIZE + 1);
+  const Lz = minImage ? <f32>0 : <f32>gf(F_SIZE + 2);
+  const x0 = axisLo(nx, cx, kx, wrap);
+  const x1 = axisHi(nx, cx, kx, wrap);
+  const y0 = axisLo(ny, cy, ky, wrap);
+  const y1 = axisHi(ny, cy, ky, wrap);
+  const z0 = axisLo(nz, cz, kz, wrap);
+  const z1 = axisHi(nz, cz, kz, wrap);
+  nRanges = 0;
+  for (let zz = z0; zz <= z1; zz++) {
+    const z = zz < 0 ? zz + nz : zz >= nz ? zz - nz : zz;
+    const sz: f32 = zz < 0 ? -Lz : zz >= nz ? Lz : 0;
+    for (let yy = y0; yy <= y1; yy++) {
+      const y = yy < 0 ? yy + ny : yy >= ny ? yy - ny : yy;
+      const sy: f32 = yy < 0 ? -Ly : yy >= ny ? Ly : 0;
+      const row = nx * (y + ny * z);
+      if (x0 < 0) addRun(row + x0 + nx, row + nx - 1, -Lx, sy, sz);
+      addRun(row + max(x0, 0), row + min(x1, nx - 1), 0, sy, sz);
+      if (x1 >= nx) addRun(row, row + x1 - nx, Lx, sy, sz);
+    }
+  }
+}
+
+// ---- the step ---------------------------------------------------------------------------------
+
+/** Step sorted agents [begin, end): neighbour pass, rules, integration; write dst at the same index. */
+export function step(begin: i32, end: i32): void {
+  const px = gp(I_PX);
+  const py = gp(I_PX + 1);
+  const pz = gp(I_PX + 2);
+  const vx = gp(I_PX + 3);
+  const vy = gp(I_PX + 4);
+  const vz = gp(I_PX + 5);
+  const id = gp(I_PX + 6);
+  const kind = gp(I_PX + 7);
+  const flags = gi(I_FLAGS);
+  const dims2 = gi(I_DIMS2) !== 0;
+  const wrap = gi(I_WRAP) !== 0;
+  const Lx = <f32>gf(F_SIZE);
+  const Ly = <f32>gf(F_SIZE + 1);
+  const Lz = <f32>gf(F_SIZE + 2);
+  const vLx = f32x4.splat(wrap ? Lx : 0);
+  const vLy = f32x4.splat(wrap ? Ly : 0);
+  const vLz = f32x4.splat(wrap ? Lz : 0);
+  const vHx = f32x4.splat(Lx / 2);
+  const vHy = f32x4.splat(Ly / 2);
+  const vHz = f32x4.splat(Lz / 2);
+  const vNHx = f32x4.splat(-Lx / 2);
+  const vNHy = f32x4.splat(-Ly / 2);
+  const vNHz = f32x4.splat(-Lz / 2);
+  const reach2 = f32x4.splat(<f32>gf(F_PREY_REACH2));
+  const sepR2 = f32x4.splat(<f32>gf(F_SEP_R2));
+  const aliR2 = f32x4.splat(<f32>gf(F_ALI_R2));
+  const cohR2 = f32x4.splat(<f32>gf(F_COH_R2));
+  const fleeR2 = f32x4.splat(<f32>gf(F_FLEE_R2));
+  const killR2 = f32x4.splat(<f32>gf(F_KILL_R2));
+  const visR2 = f32x4.splat(<f32>gf(F_PRED_VISION_R2));
+  const fovCos = f32x4.splat(<f32>gf(F_FOV_COS));
+  const useFov = (flags & USE_FOV) !== 0;
+  const anyPredators = (flags & PREDATORS) !== 0;
+  const sepFall = gi(I_FALL);
+  const aliFall = gi(I_FALL + 1);
+  const cohFall = gi(I_FALL + 2);
+  const zero = f32x4.splat(0);
+  const one = f32x4.splat(1);
+  const eps = f32x4.splat(<f32>COINCIDENT_EPS);
+  const eps2 = f32x4.splat(<f32>(COINCIDENT_EPS * COINCIDENT_EPS));
+  const ux: f32 = dims2 ? 0.6 : 0.6;
+  const uy: f32 = dims2 ? 0.8 : 0.64;
+  const uz: f32 = dims2 ? 0 : 0.48;
+  const lanes = i32x4(0, 1, 2, 3);
+  const lut = gp(I_LUT);
+  const nb = gp(I_NB);
+  const nbS = gp(I_NB_STRIDE);
+  const nx = gi(I_N);
+  const ny = gi(I_N + 1);
+  let lastCell = -1;
+  let lastKind = -1;
+  for (let i = begin; i < end; i++) {
+    const o4 = (<usize>i) << 2;
+    const xi = load<f32>(px + o4);
+    const yi = load<f32>(py + o4);
+    const zi = load<f32>(pz + o4);
+    const uxi = <f64>load<f32>(vx + o4);
+    const uyi = <f64>load<f32>(vy + o4);
+    const uzi = <f64>load<f32>(vz + o4);
+    const ki = <i32>load<u8>(kind + <usize>i);
+    const cx = coord(0, xi);
+    const cy = coord(1, yi);
+    const cz = coord(2, zi);
+    const cell = cx + nx * (cy + ny * cz);
+    if (cell !== lastCell || ki !== lastKind) {
+      const r = ki === 0 ? I_PREY_REACH : I_PRED_REACH;
+      cellRanges(cx, cy, cz, gi(r), gi(r + 1), gi(r + 2));
+      lastCell = cell;
+      lastKind = ki;
+    }
+    const speedI = Math.sqrt(uxi * uxi + uyi * uyi + uzi * uzi);
+    const idI = load<u32>(id + o4);
+    const vxi = f32x4.splat(xi);
+    const vyi = f32x4.splat(yi);
+    const vzi = f32x4.splat(zi);
+    const vui = f32x4.splat(<f32>uxi);
+    const vuj = f32x4.splat(<f32>uyi);
+    const vuk = f32x4.splat(<f32>uzi);
+    const vspeed = f32x4.splat(<f32>speedI);
+    const fovOn = useFov && speedI > 0;
+    const vid = i32x4.splat(idI);
+    const vi = i32x4.splat(i);
+    let sx = zero,
+      sy = zero,
+      sz = zero,
+      sn = zero;
+    let ax = zero,
+      ay = zero,
+      az = zero,
+      an = zero;
+    let qx = zero,
+      qy = zero,
+      qz = zero,
+      qn = zero;
+    let fx = zero,
+      fy = zero,
+      fz = zero,
+      fn = zero;
+    let kill = zero;
+    const rp = gp(I_RANGES);
+    // pass 1: test every candidate four at a time; compact those within reach (prey) into the
+    // neighbour list with a swizzle per vector; predators accumulate directly
+    let n = 0;
+    for (let r = 0; r < nRanges; r++) {
+      const ra = rp + ((<usize>r) << 5);
+      const s = <i32>load<u32>(ra);
+      const e = <i32>load<u32>(ra, 4);
+      const ve = i32x4.splat(e);
+      const shx = f32x4.splat(load<f32>(ra, 8));
+      const shy = f32x4.splat(load<f32>(ra, 12));
+      const shz = f32x4.splat(load<f32>(ra, 16));
+      for (let j = s; j < e; j += 4) {
+        const oj = (<usize>j) << 2;
+        const jl = i32x4.add(i32x4.splat(j), lanes);
+        let dx = f32x4.add(f32x4.sub(v128.load(px + oj), vxi), shx);
+        let dy = f32x4.add(f32x4.sub(v128.load(py + oj), vyi), shy);
+        let dz = f32x4.add(f32x4.sub(v128.load(pz + oj), vzi), shz);
+        if (minImage) {
+          dx = f32x4.add(f32x4.sub(dx, v128.and(vLx, f32x4.gt(dx, vHx))), v128.and(vLx, f32x4.lt(dx, vNHx)));
+          dy = f32x4.add(f32x4.sub(dy, v128.and(vLy, f32x4.gt(dy, vHy))), v128.and(vLy, f32x4.lt(dy, vNHy)));
+          dz = f32x4.add(f32x4.sub(dz, v128.and(vLz, f32x4.gt(dz, vHz))), v128.and(vLz, f32x4.lt(dz, vNHz)));
+        }
+        const d2 = f32x4.add(f32x4.add(f32x4.mul(dx, dx), f32x4.mul(dy, dy)), f32x4.mul(dz, dz));
+        // without predators every candidate is prey: skip loading kinds
+        let kj = zero;
+        if (anyPredators)
+          kj = i32x4.extend_low_i16x8_u(i16x8.extend_low_i8x16_u(v128.load32_zero(kind + <usize>j)));
+        if (ki === 0) {
+          const m = v128.and(i32x4.lt_s(jl, ve), v128.and(i32x4.ne(jl, vi), f32x4.lt(d2, reach2)));
+          const bits = i32x4.bitmask(m);
+          if (bits === 0) continue;
+          const sw = v128.load(lut + ((<usize>bits) << 4));
+          const o = nb + ((<usize>n) << 2);
+          v128.store(o, i8x16.swizzle(jl, sw));
+          v128.store(o + nbS, i8x16.swizzle(dx, sw));
+          v128.store(o + 2 * nbS, i8x16.swizzle(dy, sw));
+          v128.store(o + 3 * nbS, i8x16.swizzle(dz, sw));
+          v128.store(o + 4 * nbS, i8x16.swizzle(d2, sw));
+          v128.store(o + 5 * nbS, i8x16.swizzle(v128.load(vx + oj), sw));
+          v128.store(o + 6 * nbS, i8x16.swizzle(v128.load(vy + oj), sw));
+          v128.store(o + 7 * nbS, i8x16.swizzle(v128.load(vz + oj), sw));
+          if (anyPredators) v128.store(o + 8 * nbS, i8x16.swizzle(kj, sw));
+          n += popcnt(bits);
+        } else {
+          const m = v128.and(v128.and(i32x4.lt_s(jl, ve), i32x4.eq(kj, i32x4.splat(0))), f32x4.lt(d2, visR2));
+          qx = f32x4.add(qx, v128.and(m, dx));
+          qy = f32x4.add(qy, v128.and(m, dy));
+          qz = f32x4.add(qz, v128.and(m, dz));
+          qn = f32x4.add(qn, v128.and(m, one));
+        }
+      }
+    }
+    // pass 2 (prey): every rule over the compacted neighbours, four at a time
+    const vn = i32x4.splat(n);
+    for (let k = 0; k < n; k += 4) {
+      const o = nb + ((<usize>k) << 2);
+      let valid = i32x4.lt_s(i32x4.add(i32x4.splat(k), lanes), vn);
+      let dx = v128.load(o + nbS);
+      let dy = v128.load(o + 2 * nbS);
+      let dz = v128.load(o + 3 * nbS);
+      let d2 = v128.load(o + 4 * nbS);
+      if (anyPredators) {
+        const pred = v128.andnot(valid, i32x4.eq(v128.load(o + 8 * nbS), i32x4.splat(0)));
+        if (v128.any_true(pred)) {
+          const fl = v128.and(pred, v128.and(f32x4.lt(d2, fleeR2), f32x4.gt(d2, zero)));
+          const inv = f32x4.div(one, f32x4.sqrt(v128.bitselect(d2, one, fl)));
+          fx = f32x4.sub(fx, v128.and(fl, f32x4.mul(dx, inv)));
+          fy = f32x4.sub(fy, v128.and(fl, f32x4.mul(dy, inv)));
+          fz = f32x4.sub(fz, v128.and(fl, f32x4.mul(dz, inv)));
+          fn = f32x4.add(fn, v128.and(fl, one));
+          kill = v128.or(kill, v128.and(pred, f32x4.lt(d2, killR2)));
+          valid = v128.andnot(valid, pred);
+        }
+      }
+      // two agents at one point: a fixed direction, signed by id order
+      const same = v128.and(valid, f32x4.eq(d2, zero));
+      if (v128.any_true(same)) {
+        const jv = v128.and(v128.load(o), same); // lanes not at one point read agent 0
+        let idj = i32x4.splat(0);
+        idj = i32x4.replace_lane(idj, 0, load<i32>(id + ((<usize>i32x4.extract_lane(jv, 0)) << 2)));
+        idj = i32x4.replace_lane(idj, 1, load<i32>(id + ((<usize>i32x4.extract_lane(jv, 1)) << 2)));
+        idj = i32x4.replace_lane(idj, 2, load<i32>(id + ((<usize>i32x4.extract_lane(jv, 2)) << 2)));
+        idj = i32x4.replace_lane(idj, 3, load<i32>(id + ((<usize>i32x4.extract_lane(jv, 3)) << 2)));
+        const sgn = v128.bitselect(eps, f32x4.neg(eps), i32x4.lt_u(vid, idj));
+        dx = v128.bitselect(f32x4.mul(f32x4.splat(ux), sgn), dx, same);
+        dy = v128.bitselect(f32x4.mul(f32x4.splat(uy), sgn), dy, same);
+        dz = v128.bitselect(f32x4.mul(f32x4.splat(uz), sgn), dz, same);
+        d2 = v128.bitselect(eps2, d2, same);
+      }
+      if (fovOn) {
+        const dot = f32x4.add(f32x4.add(f32x4.mul(dx, vui), f32x4.mul(dy, vuj)), f32x4.mul(dz, vuk));
+        const lim = f32x4.mul(f32x4.mul(fovCos, f32x4.sqrt(d2)), vspeed);
+        valid = v128.andnot(valid, f32x4.lt(dot, lim));
+      }
+      const ms = v128.and(valid, f32x4.lt(d2, sepR2));
+      const ma = v128.and(valid, f32x4.lt(d2, aliR2));
+      const mc = v128.and(valid, f32x4.lt(d2, cohR2));
+      const safe = v128.bitselect(d2, one, valid);
+      if (v128.any_true(ms)) {
+        const w =
+          sepFall === 0 ? one : sepFall === 1 ? f32x4.div(one, f32x4.sqrt(safe)) : f32x4.div(one, safe);
+        sx = f32x4.sub(sx, v128.and(ms, f32x4.mul(dx, w)));
+        sy = f32x4.sub(sy, v128.and(ms, f32x4.mul(dy, w)));
+        sz = f32x4.sub(sz, v128.and(ms, f32x4.mul(dz, w)));
+        sn = f32x4.add(sn, v128.and(ms, one));
+      }
+      if (v128.any_true(ma)) {
+        const w =
+          aliFall === 0 ? one : aliFall === 1 ? f32x4.div(one, f32x4.sqrt(safe)) : f32x4.div(one, safe);
+        ax = f32x4.add(ax, v128.and(ma, f32x4.mul(v128.load(o + 5 * nbS), w)));
+        ay = f32x4.add(ay, v128.and(ma, f32x4.mul(v128.load(o + 6 * nbS), w)));
+        az = f32x4.add(az, v128.and(ma, f32x4.mul(v128.load(o + 7 * nbS), w)));
+        an = f32x4.add(an, v128.and(ma, one));
+      }
+      if (v128.any_true(mc)) {
+        const w =
+          cohFall === 0 ? one : cohFall === 1 ? f32x4.div(one, f32x4.sqrt(safe)) : f32x4.div(one, safe);
+        qx = f32x4.add(qx, v128.and(mc, f32x4.mul(dx, w)));
+        qy = f32x4.add(qy, v128.and(mc, f32x4.mul(dy, w)));
+        qz = f32x4.add(qz, v128.and(mc, f32x4.mul(dz, w)));
+        qn = f32x4.add(qn, v128.and(mc, one));
+      }
+    }
+    finish(
+      i,
+      ki,
+      xi,
+      yi,
+      zi,
+      uxi,
+      uyi,
+      uzi,
+      speedI,
+      sx,
+      sy,
+      sz,
+      sn,
+      ax,
+      ay,
+      az,
+      an,
+      qx,
+      qy,
+      qz,
+      qn,
+      fx,
+      fy,
+      fz,
+      fn,
+      v128.any_true(kill),
+    );
+  }
+}
+
+function hsum(v: v128): f64 {
+  // fixed lane order: deterministic
+  return (
+    <f64>f32x4.extract_lane(v, 0) +
+    <f64>f32x4.extract_lane(v, 1) +
+    (<f64>f32x4.extract_lane(v, 2) + <f64>f32x4.extract_lane(v, 3))
+  );
+}
+
+/** Rules, clamp, integrate and boundary for one agent (scalar f64, as the reference). */
+function finish(
+  i: i32,
+  ki: i32,
+  xi: f64,
+  yi: f64,
+  zi: f64,
+  uxi: f64,
+  uyi: f64,
+  uzi: f64,
+  speedI: f64,
+  vsx: v128,
+  vsy: v128,
+  vsz: v128,
+  vsn: v128,
+  vax: v128,
+  vay: v128,
+  vaz: v128,
+  van: v128,
+  vqx: v128,
+  vqy: v128,
+  vqz: v128,
+  vqn: v128,
+  vfx: v128,
+  vfy: v128,
+  vfz: v128,
+  vfn: v128,
+  killedIn: bool,
+): void {
+  const flags = gi(I_FLAGS);
+  const dims2 = gi(I_DIMS2) !== 0;
+  const reynolds = (flags & REYNOLDS) !== 0;
+  const killed = killedIn;
+  for (let o = 0; o < ACC + 3; o++) ss(o, 0);
+  let maxSpeed: f64;
+  let minSpeed: f64;
+  const ux: f64 = 0.6;
+  const uy: f64 = dims2 ? 0.8 : 0.64;
+  const uz: f64 = dims2 ? 0 : 0.48;
+  if (ki === 0) {
+    maxSpeed = gf(F_MAX_SPEED);
+    minSpeed = gf(F_MIN_SPEED);
+    const sn = hsum(vsn);
+    const an = hsum(van);
+    const qn = hsum(vqn);
+    const fn = hsum(vfn);
+    if (sn > 0)
+      setRule(
+        SEP,
+        hsum(vsx) / sn,
+        hsum(vsy) / sn,
+        hsum(vsz) / sn,
+        (flags & SEP_NORM) !== 0,
+        uxi,
+        uyi,
+        uzi,
+        gf(F_SEP_W),
+      );
+    if (an > 0) {
+      ss(ALI, hsum(vax) / an);
+      ss(ALI + 1, hsum(vay) / an);
+      ss(ALI + 2, hsum(vaz) / an);
+      if (reynolds) steerAt(ALI, (flags & ALI_NORM) !== 0, gf(F_MAX_SPEED), uxi, uyi, uzi, gf(F_MAX_FORCE));
+      else {
+        if (flags & ALI_NORM) normalizeAt(ALI);
+        if (flags & ALI_RELATIVE) {
+          ss(ALI, sv(ALI) - uxi);
+          ss(ALI + 1, sv(ALI + 1) - uyi);
+          ss(ALI + 2, sv(ALI + 2) - uzi);
+        }
+      }
+      scaleAt(ALI, gf(F_ALI_W));
+    }
+    if (qn > 0)
+      setRule(
+        COH,
+        hsum(vqx) / qn,
+        hsum(vqy) / qn,
+        hsum(vqz) / qn,
+        (flags & COH_NORM) !== 0,
+        uxi,
+        uyi,
+        uzi,
+        gf(F_COH_W),
+      );
+    if (fn > 0)
+      setRule(FLEE, hsum(vfx) / fn, hsum(vfy) / fn, hsum(vfz) / fn, reynolds, uxi, uyi, uzi, gf(F_FLEE_W));
+    if (dims2) for (let o = 2; o < ACC; o += 3) ss(o, 0);
+    if (flags & PRIORITY) allocateByPriority(gf(F_MAX_ACCEL));
+    else {
+      ss(ACC, sv(SEP) + sv(ALI) + sv(COH) + sv(FLEE));
+      ss(ACC + 1, sv(SEP + 1) + sv(ALI + 1) + sv(COH + 1) + sv(FLEE + 1));
+      ss(ACC + 2, sv(SEP + 2) + sv(ALI + 2) + sv(COH + 2) + sv(FLEE + 2));
+      truncateAt(ACC, gf(F_MAX_ACCEL));
+    }
+  } else {
+    maxSpeed = gf(F_PRED_SPEED);
+    minSpeed = min(gf(F_MIN_SPEED), gf(F_PRED_SPEED));
+    const qn = hsum(vqn);
+    if (qn > 0) {
+      ss(COH, hsum(vqx) / qn);
+      ss(COH + 1, hsum(vqy) / qn);
+      ss(COH + 2, hsum(vqz) / qn);
+    } else {
+      ss(COH, speedI > 0 ? uxi : 1);
+      ss(COH + 1, speedI > 0 ? uyi : 0);
+      ss(COH + 2, speedI > 0 ? uzi : 0);
+    }
+    if (dims2) ss(COH + 2, 0);
+    steerAt(COH, true, gf(F_PRED_SPEED), uxi, uyi, uzi, gf(F_PRED_ACCEL));
+    ss(ACC, sv(COH));
+    ss(ACC + 1, sv(COH + 1));
+    ss(ACC + 2, dims2 ? 0 : sv(COH + 2));
+    truncateAt(ACC, gf(F_PRED_ACCEL));
+  }
+  const dt = gf(F_DT);
+  ss(S + 3, uxi + sv(ACC) * dt);
+  ss(S + 4, uyi + sv(ACC + 1) * dt);
+  ss(S + 5, dims2 ? 0 : uzi + sv(ACC + 2) * dt);
+  if (speedI > 0) clampSpeedAt(S + 3, minSpeed, maxSpeed, uxi, uyi, uzi);
+  else clampSpeedAt(S + 3, minSpeed, maxSpeed, ux, uy, uz);
+  ss(S, xi + sv(S + 3) * dt);
+  ss(S + 1, yi + sv(S + 4) * dt);
+  ss(S + 2, zi + sv(S + 5) * dt);
+  applyBoundary(0);
+  applyBoundary(1);
+  if (!dims2) applyBoundary(2);
+  const o4 = (<usize>i) << 2;
+  store<f32>(gp(I_OPX) + o4, <f32>sv(S));
+  store<f32>(gp(I_OPX + 1) + o4, <f32>sv(S + 1));
+  store<f32>(gp(I_OPX + 2) + o4, <f32>sv(S + 2));
+  store<f32>(gp(I_OPX + 3) + o4, <f32>sv(S + 3));
+  store<f32>(gp(I_OPX + 4) + o4, <f32>sv(S + 4));
+  store<f32>(gp(I_OPX + 5) + o4, <f32>sv(S + 5));
+  store<u8>(gp(I_OPX + 6) + <usize>i, killed ? 0 : 1);
+}
