@@ -20,7 +20,11 @@ export interface FlockOptions extends ParamsOverride {
   backend?: BackendName;
   /** Worker threads (workers backend). */
   threads?: number;
-  /** Kernel implementation (cpu and workers backends). */
+  /**
+   * Kernel of the cpu and workers backends: `js` (the TypeScript reference), `wasm` (WebAssembly
+   * SIMD; fails with the reason where unsupported) or `auto` (default: wasm where the runtime
+   * and the parameters allow, else js). The synchronous API always uses `js`.
+   */
   kernel?: 'js' | 'wasm' | 'auto';
   /** Put the state in a SharedArrayBuffer (implied by `workers`). */
   shared?: boolean;
@@ -52,7 +56,10 @@ export function paramsFromOptions(options: FlockOptions = {}): Params {
 
 async function makeBackend(options: FlockOptions): Promise<Backend> {
   const name = options.backend ?? 'cpu';
-  if (name === 'cpu') return new CpuBackend();
+  if (name === 'cpu') {
+    const { checkKernelChoice, wasmKernelFor } = await import('./backends/wasm/select.ts');
+    return new CpuBackend(await wasmKernelFor(checkKernelChoice(options.kernel)));
+  }
   if (name === 'workers') {
     const m = await import('./backends/workers/backend.ts');
     return m.createWorkersBackend({ threads: options.threads, kernel: options.kernel });
@@ -225,6 +232,11 @@ export class Flock {
     return computeMetrics(this._state, this._params);
   }
 
+  /** The backend object (advanced: e.g. the WebGPU backend's GPU-only stepping and buffers). */
+  get engine(): Backend {
+    return this.impl;
+  }
+
   /** What the backend runs: kernel, threads, device, bytes of its spatial index. */
   info(): BackendInfo {
     return this.impl.info();
@@ -300,7 +312,10 @@ export async function createFlock(options: FlockOptions = {}): Promise<Flock> {
   return new Flock(impl, newState(params, shared), params);
 }
 
-/** Create a flock on the single-thread cpu backend, ready to step synchronously. */
+/**
+ * Create a flock on the single-thread cpu backend with the TypeScript reference kernel, ready to
+ * step synchronously (the WebAssembly kernel loads asynchronously: use {@link createFlock}).
+ */
 export function createFlockSync(options: Omit<FlockOptions, 'backend'> = {}): Flock {
   const params = paramsFromOptions(options);
   return new Flock(new CpuBackend(), newState(params, options.shared ?? false), params);

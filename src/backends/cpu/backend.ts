@@ -3,6 +3,7 @@ import { deriveConstants, type RuleConstants } from '../../rules/constants.ts';
 import { UniformGrid } from '../../spatial/grid.ts';
 import { type FlockState, PREDATOR } from '../../state/layout.ts';
 import type { BackendInfo, StepTiming, SyncBackend } from '../types.ts';
+import { type WasmKernel, wasmUnsupportedReason } from '../wasm/kernel.ts';
 import { createScratch, type KernelScratch, stepRange } from './kernel.ts';
 
 const now = () => performance.now();
@@ -42,10 +43,24 @@ export class CpuBackend implements SyncBackend {
   private readonly grid = new UniformGrid();
   private scratch: KernelScratch | null = null;
   private readonly timing: StepTiming = { grid: 0, neighbours: 0, total: 0 };
+  private readonly wasm: WasmKernel | null;
+  private useWasm = false;
+
+  /** @param wasm the WebAssembly SIMD kernel, or null for the TypeScript kernel only. */
+  constructor(wasm: WasmKernel | null = null) {
+    this.wasm = wasm;
+  }
+
+  /** Which kernel runs: the WebAssembly one where it covers the parameters, else TypeScript. */
+  get kernel(): 'js' | 'wasm' {
+    return this.useWasm ? 'wasm' : 'js';
+  }
 
   configure(params: Params, state: FlockState): void {
     this.params = params;
     this.predators = hasPredators(state);
+    // obstacles, the laser and Morton order are only in the TypeScript kernel
+    this.useWasm = this.wasm !== null && wasmUnsupportedReason(params) === null;
     this.prepare(state);
   }
 
@@ -71,7 +86,9 @@ export class CpuBackend implements SyncBackend {
       state.current = (state.current ^ 1) as 0 | 1;
       state.count = inGrid;
       const t1 = now();
-      stepRange(c, this.grid, state.front, state.back, 0, inGrid, this.scratch!);
+      if (this.useWasm)
+        this.wasm!.stepRange(c, this.grid, state.front, state.back, inGrid, 0, inGrid, this.scratch!);
+      else stepRange(c, this.grid, state.front, state.back, 0, inGrid, this.scratch!);
       state.current = (state.current ^ 1) as 0 | 1;
       state.stepCount = state.stepCount + 1;
       const t2 = now();
@@ -94,7 +111,7 @@ export class CpuBackend implements SyncBackend {
       g.cursor.byteLength +
       (g.rank?.byteLength ?? 0) +
       (s ? s.ranges.byteLength + s.shifts.byteLength + s.v.byteLength : 0);
-    return { kernel: 'js', threads: 1, indexBytes };
+    return { kernel: this.kernel, threads: 1, indexBytes };
   }
 
   lastTiming(): StepTiming {
