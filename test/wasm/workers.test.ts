@@ -19,7 +19,7 @@ async function run(
   }
 }
 
-test('the wasm kernel is deterministic run to run and across thread counts', async () => {
+test('the wasm kernel is deterministic run to run, across thread counts, and equal on cpu and workers', async () => {
   const options: FlockOptions = {
     preset: 'massive',
     prey: 1999,
@@ -31,7 +31,12 @@ test('the wasm kernel is deterministic run to run and across thread counts', asy
   assert.deepEqual(await run(options, 1, 16), first, 'run to run');
   assert.deepEqual(await run(options, 2, 16), first, '2 threads');
   assert.deepEqual(await run(options, 3, 16), first, '3 threads');
-  // and it is not the js kernel (which the cpu backend runs): the comparison above can fail
+  // the cpu backend with the wasm kernel holds the same bytes
+  const cpu = await createFlock({ ...options, backend: 'cpu', kernel: 'wasm' });
+  await cpu.step(16);
+  assert.equal(cpu.stateHash(), first.hash, 'cpu backend, wasm kernel');
+  await cpu.dispose();
+  // and it is not the js kernel (createFlockSync's): the comparisons above can fail
   const ref = createFlockSync(options);
   ref.stepSync(16);
   assert.notEqual(first.hash, ref.stateHash());

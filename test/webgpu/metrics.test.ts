@@ -10,7 +10,7 @@ import { gpuFlock } from './helpers.ts';
 
 async function compare(options: FlockOptions, polTol: number): Promise<void> {
   const g = await gpuFlock(options);
-  const c = await createFlock(options);
+  const c = await createFlock({ ...options, kernel: 'js' }); // the TypeScript reference kernel
   await g.step(500);
   await c.step(500);
   const a = g.metrics();

@@ -37,7 +37,7 @@ function assertAgree(gpu: Flock, cpu: Flock, what: string): void {
 }
 
 async function pair(options: FlockOptions): Promise<[Flock, Flock]> {
-  return [await gpuFlock(options), await createFlock({ ...options, backend: 'cpu' })];
+  return [await gpuFlock(options), await createFlock({ ...options, backend: 'cpu', kernel: 'js' })];
 }
 
 async function compareSteps(
@@ -122,7 +122,7 @@ test('kills agree (through createFlock): predators on prey kill them; the laser 
     laser: { enabled: true, ox: 0, oy: 0, oz: 12, dx: 1, dy: 1, dz: 0, radius: 5, killWidth: 2 },
   };
   const g = await createFlock({ ...options, backend: 'webgpu' });
-  const c = await createFlock({ ...options, backend: 'cpu' });
+  const c = await createFlock({ ...options, backend: 'cpu', kernel: 'js' });
   assert.equal(g.backend, 'webgpu');
   for (const f of [g, c]) {
     const p = f.positions();

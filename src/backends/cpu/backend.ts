@@ -3,7 +3,7 @@ import { deriveConstants, type RuleConstants } from '../../rules/constants.ts';
 import { UniformGrid } from '../../spatial/grid.ts';
 import { type FlockState, PREDATOR } from '../../state/layout.ts';
 import type { BackendInfo, StepTiming, SyncBackend } from '../types.ts';
-import { type WasmKernel, wasmUnsupportedReason } from '../wasm/kernel.ts';
+import { type WasmKernel, wasmScratchBytes, wasmUnsupportedReason } from '../wasm/kernel.ts';
 import { createScratch, type KernelScratch, stepRange } from './kernel.ts';
 
 const now = () => performance.now();
@@ -110,7 +110,9 @@ export class CpuBackend implements SyncBackend {
       g.cellStart.byteLength +
       g.cursor.byteLength +
       (g.rank?.byteLength ?? 0) +
-      (s ? s.ranges.byteLength + s.shifts.byteLength + s.v.byteLength : 0);
+      (s ? s.ranges.byteLength + s.shifts.byteLength + s.v.byteLength : 0) +
+      // the WebAssembly kernel keeps its own copy of the sorted agents and cell starts
+      (this.useWasm ? wasmScratchBytes(g.keys.length, g.nCells) : 0);
     return { kernel: this.kernel, threads: 1, indexBytes };
   }
 

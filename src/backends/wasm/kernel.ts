@@ -13,6 +13,18 @@ export function wasmUnsupportedReason(p: Params): string | null {
   return null;
 }
 
+const align = (n: number) => (n + 15) & ~15;
+
+/**
+ * Bytes of one thread's WebAssembly kernel data for this capacity and cell count: copies of the
+ * sorted agents (in and out), cell starts and the neighbour list (sized for the worst case: every
+ * agent a neighbour). Mirrors WasmKernel's layout, less the few kB of ranges and tables.
+ */
+export function wasmScratchBytes(capacity: number, nCells: number): number {
+  const f = 4 * (capacity + 4);
+  return 13 * f + 2 * (capacity + 16) + 4 * (nCells + 1) + 9 * align(4 * (capacity + 8));
+}
+
 interface Exports {
   memory: WebAssembly.Memory;
   layoutVersion(): number;
@@ -20,7 +32,6 @@ interface Exports {
   step(begin: number, end: number): void;
 }
 
-const align = (n: number) => (n + 15) & ~15;
 const PAGE = 65536;
 
 /**

@@ -77,18 +77,14 @@ export function setupGrid(params: Params, capacity: number, predators: boolean):
   const grid = new UniformGrid();
   grid.configure({ ...gridConfigFor(params, c, Math.max(1, capacity)), order: 'linear' });
   const n = grid.n;
+  // as createScratch in the CPU kernel: never more cells than the axis has
   const reach = (r: number, a: number) =>
-    a === 2 && grid.dimensions === 2
-      ? 0
-      : Number.isFinite(r) && r > 0
-        ? Math.ceil(r / grid.cell[a] - 1e-9)
-        : 0;
+    a === 2 && grid.dimensions === 2 ? 0 : r > 0 ? Math.min(n[a], Math.ceil(r / grid.cell[a] - 1e-9)) : 0;
   const vision = Math.max(c.predVision, Math.sqrt(c.killR2));
   const edges = new Float32Array(n[0] + n[1] + n[2] + 3);
   const offs = [0, n[0] + 1, n[0] + n[1] + 2];
   for (let a = 0; a < 3; a++) for (let k = 1; k <= n[a]; k++) edges[offs[a] + k] = cellEdge(k, grid.inv[a]);
   // k = n is never looked up (coordinates are clamped to n − 1); it keeps the table regular
-  const big = (x: number) => Math.min(x, 1 << 20);
   return {
     n: [n[0], n[1], n[2]],
     nCells: grid.nCells,
@@ -104,12 +100,12 @@ export function setupGrid(params: Params, capacity: number, predators: boolean):
       edgeX: offs[0],
       edgeY: offs[1],
       edgeZ: offs[2],
-      preyKx: big(reach(c.preyReach, 0)),
-      preyKy: big(reach(c.preyReach, 1)),
-      preyKz: big(reach(c.preyReach, 2)),
-      predKx: big(reach(vision, 0)),
-      predKy: big(reach(vision, 1)),
-      predKz: big(reach(vision, 2)),
+      preyKx: reach(c.preyReach, 0),
+      preyKy: reach(c.preyReach, 1),
+      preyKz: reach(c.preyReach, 2),
+      predKx: reach(vision, 0),
+      predKy: reach(vision, 1),
+      predKz: reach(vision, 2),
       preyReach2: Math.min(c.preyReach * c.preyReach, 3.4e38),
     },
   };

@@ -1,8 +1,8 @@
 import type { Params } from '../../params/schema.ts';
 import type { FlockState } from '../../state/layout.ts';
 import { hasPredators } from '../cpu/backend.ts';
-import type { Backend, StepTiming } from '../types.ts';
-import { wasmUnsupportedReason } from '../wasm/kernel.ts';
+import type { Backend, BackendInfo, StepTiming } from '../types.ts';
+import { wasmScratchBytes, wasmUnsupportedReason } from '../wasm/kernel.ts';
 import { checkKernelChoice, wasmModuleFor } from '../wasm/select.ts';
 import { abortAll, changed, createControl, SLOT, TIMING, waitAsync } from './control.ts';
 import { WorkerFaultError } from './errors.ts';
@@ -239,13 +239,15 @@ export class WorkersBackend implements Backend {
     return { grid: t[TIMING.grid], neighbours: t[TIMING.neighbours], total: t[TIMING.total] };
   }
 
-  /** What this backend runs: kernel, threads and the bytes of its shared grid arrays. */
-  info(): { kernel: 'js' | 'wasm'; threads: number; indexBytes: number } {
-    return {
-      kernel: this.kernel,
-      threads: this.threads,
-      indexBytes: this.grid ? sharedGridBytes(this.grid) : 0,
-    };
+  /**
+   * What this backend runs. indexBytes: the shared grid arrays (keys, cell starts, per-thread
+   * histograms), plus each thread's WebAssembly copy of the agents when the wasm kernel runs.
+   */
+  info(): BackendInfo {
+    const g = this.grid;
+    if (!g) return { kernel: this.kernel, threads: this.threads, indexBytes: 0 };
+    const wasm = this.kernel === 'wasm' ? this.threads * wasmScratchBytes(g.capacity, g.maxCells) : 0;
+    return { kernel: this.kernel, threads: this.threads, indexBytes: sharedGridBytes(g) + wasm };
   }
 
   async dispose(): Promise<void> {

@@ -1,0 +1,75 @@
+// Agents drawn straight from the WebGPU backend's agent buffer (see gpuAgents.ts): one instance
+// per 32-byte record (position, id, velocity, info = kind | alive << 8). The WGSL twin of the
+// GLSL vertex shader in agents.ts: sim z-up -> three y-up, body oriented along the velocity,
+// predators larger and red, dead agents scaled to nothing, two-tone body, wing flap / tail sway.
+
+struct Look {
+  viewProj: mat4x4<f32>, // three's projection * view, with clip z remapped to WebGPU's [0, 1]
+  light: vec4<f32>,      // xyz: direction towards the light (three's frame)
+  top: vec4<f32>,        // rgb: back colour;  w: body length (world units)
+  belly: vec4<f32>,      // rgb: underside;    w: predator size factor
+  predator: vec4<f32>,   // rgb: predator;     w: time (s)
+  flap: vec4<f32>,       // x: mode (0 none, 1 wings, 2 tail), y: amplitude, z: reference speed
+}
+
+@group(0) @binding(0) var<uniform> look: Look;
+
+struct VertexIn {
+  // the body shape (per vertex)
+  @location(0) position: vec3<f32>,
+  @location(1) normal: vec3<f32>,
+  @location(2) flapWeight: f32,
+  // the agent record (per instance)
+  @location(3) agentPos: vec3<f32>,
+  @location(4) agentVel: vec3<f32>,
+  @location(5) info: u32,
+}
+
+struct VertexOut {
+  @builtin(position) clip: vec4<f32>,
+  @location(0) color: vec3<f32>,
+}
+
+@vertex
+fn vs(in: VertexIn) -> VertexOut {
+  var out: VertexOut;
+  let alive = (in.info >> 8u) & 1u;
+  if (alive == 0u) {
+    // dead (killed in the last step): outside the clip volume, so nothing is rasterised
+    out.clip = vec4<f32>(0.0, 0.0, 2.0, 1.0);
+    out.color = vec3<f32>(0.0);
+    return out;
+  }
+  let predator = select(0.0, 1.0, (in.info & 0xffu) == 1u);
+  // sim (x, y, z) with z up -> three (x, z, -y) with y up
+  let p = vec3<f32>(in.agentPos.x, in.agentPos.z, -in.agentPos.y);
+  let v = vec3<f32>(in.agentVel.x, in.agentVel.z, -in.agentVel.y);
+  let speed = length(v);
+  let f = select(vec3<f32>(1.0, 0.0, 0.0), v / speed, speed > 1e-6);
+  var r = cross(vec3<f32>(0.0, 1.0, 0.0), f);
+  let rl = length(r);
+  r = select(vec3<f32>(1.0, 0.0, 0.0), r / rl, rl > 1e-4);
+  let u = cross(f, r);
+  let R = mat3x3<f32>(r, u, f); // local x -> right, y -> up, z -> forward
+  var local = in.position;
+  let phase = look.predator.w * (6.0 + 10.0 * speed / look.flap.z)
+    + (in.agentPos.x + in.agentPos.y + in.agentPos.z) * 0.7;
+  let swing = in.flapWeight * look.flap.y * sin(phase);
+  if (look.flap.x == 1.0) { local.y += swing * 0.5; }
+  if (look.flap.x == 2.0) { local.x += swing * 0.25; }
+  let s = look.top.w * mix(1.0, look.belly.w, predator);
+  let world = p + R * (local * s);
+  let n = normalize(R * in.normal);
+  // two-tone body: darker underside (local normal pointing down)
+  let belly = 1.0 - smoothstep(-0.15, 0.15, in.normal.y);
+  let base = mix(mix(look.top.rgb, look.belly.rgb, belly), look.predator.rgb, predator);
+  out.color = base * (0.38 + 0.62 * max(dot(n, look.light.xyz), 0.0));
+  out.clip = look.viewProj * vec4<f32>(world, 1.0);
+  return out;
+}
+
+@fragment
+fn fs(in: VertexOut) -> @location(0) vec4<f32> {
+  // opaque, so premultiplied and straight alpha agree
+  return vec4<f32>(in.color, 1.0);
+}
