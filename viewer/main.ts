@@ -6,6 +6,7 @@
 import { Color, MOUSE, PerspectiveCamera, Scene, Vector3, WebGLRenderer } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import type { BackendName } from '../src/backends/types.ts';
+import type { WebGpuBackend } from '../src/backends/webgpu/backend.ts';
 import { createFlock, type Flock, paramsFromOptions, restoreFlock, restoreFlockSync } from '../src/flock.ts';
 import type { Metrics } from '../src/metrics/metrics.ts';
 import type { PresetName } from '../src/params/presets.ts';
@@ -16,6 +17,7 @@ import { fieldByPath, setPath } from '../src/params/walk.ts';
 import { AgentMesh } from './agents.ts';
 import { formatHash, parseHash, type ViewerConfig } from './config.ts';
 import { scratch, simToThree, threeToSim } from './frame.ts';
+import { GpuAgentView } from './gpuAgents.ts';
 import { type FrameTimes, Hud } from './hud.ts';
 import { Input } from './input.ts';
 import { Panel } from './panel.ts';
@@ -40,6 +42,12 @@ export interface MurmurHook {
   reference(n: number): Promise<Metrics>;
   /** Show or hide the agents (tests count agent pixels by difference). */
   showAgents(on: boolean): void;
+  /** Are the agents drawn straight from the webgpu backend's buffers (no readback per frame)? */
+  readonly gpuRendering: boolean;
+  /** Readbacks of the webgpu backend so far (the per-frame path does none; metrics do, ~2/s). */
+  readonly readbacks: number;
+  /** Steps submitted GPU-only and not read back yet (flock.stepCount lags by this much). */
+  readonly stepsAhead: number;
   /** CSS-pixel position on the canvas of a sim point. */
   toScreen(x: number, y: number, z: number): { x: number; y: number };
   /** The URL hash the current configuration produces. */
@@ -96,6 +104,8 @@ async function main(): Promise<void> {
   const world = new WorldView(scene);
   const agents = new AgentMesh(renderer, LIGHT_DIR);
   scene.add(agents.mesh);
+  const gpuAgents = new GpuAgentView(app, renderer.domElement);
+  let agentsShown = true;
   scene.updateMatrixWorld(true);
 
   const fitCamera = (p: Params) => {
@@ -110,7 +120,9 @@ async function main(): Promise<void> {
   };
   const applyLook = () => {
     const p = flock.params;
-    agents.setShape(config.shape === 'auto' ? shapeForPreset(config.preset) : config.shape);
+    const shape = config.shape === 'auto' ? shapeForPreset(config.preset) : config.shape;
+    agents.setShape(shape);
+    gpuAgents.setShape(shape);
     const extent = Math.max(p.world.x, p.world.y, p.world.z);
     const size = Math.min(4, Math.max(0.5, 0.6 * p.separation.radius, 0.014 * extent));
     agents.setLook(size, 2.6, p.motion.maxSpeed, true);
@@ -141,6 +153,31 @@ async function main(): Promise<void> {
     metricsStep = flock.stepCount;
     hud.metrics(flock.metrics(), (metricsAt - t0) / 1000);
   };
+  /** GPU-only mode: read the state back (the only per-0.5 s readback), then sample. */
+  const sampleMetricsGpu = () => {
+    metricsAt = performance.now();
+    stepper.sync(flock).then(sampleMetrics, (e: unknown) => status(`${flock.backend}: ${errorText(e)}`));
+  };
+  /**
+   * With the webgpu backend, step GPU-only and draw the agents from its buffers; otherwise (or if
+   * the WebGPU canvas cannot be set up) upload host state to the WebGL mesh as before.
+   */
+  const useRenderer = async () => {
+    gpuAgents.detach();
+    stepper.useGpu(null);
+    if (flock.backend === 'webgpu') {
+      const engine = flock.engine as WebGpuBackend;
+      try {
+        await gpuAgents.attach(engine);
+        stepper.useGpu(engine);
+      } catch (e) {
+        status(`drawing from the GPU buffers failed (${errorText(e)}); reading back every step instead`);
+      }
+    }
+    agents.mesh.visible = agentsShown && !gpuAgents.attached;
+    stepper.fresh = true;
+  };
+  await useRenderer();
   const afterRebuild = () => {
     stepper.clear();
     stepper.error = null;
@@ -167,7 +204,8 @@ async function main(): Promise<void> {
     return null;
   };
   const rebuildWith = async (override: ParamsOverride): Promise<string | null> => {
-    await stepper.settle(flock);
+    // also lets a metrics readback in progress finish before the state object is replaced
+    await stepper.sync(flock);
     try {
       await flock.reset(override);
     } catch (e) {
@@ -187,9 +225,7 @@ async function main(): Promise<void> {
   };
   const stepOnce = async () => {
     paused = true;
-    await stepper.settle(flock);
-    await flock.step(1);
-    stepper.fresh = true;
+    await stepper.stepNow(flock, 1);
     sampleMetrics();
   };
 
@@ -214,7 +250,7 @@ async function main(): Promise<void> {
         });
       },
       chooseBackend: async (name: BackendName) => {
-        await stepper.settle(flock);
+        await stepper.sync(flock); // the snapshot needs the GPU's latest state on the host
         let next: Flock;
         try {
           next = await restoreFlock(flock.snapshot(), { backend: name });
@@ -223,8 +259,11 @@ async function main(): Promise<void> {
           return errorText(e);
         }
         const old = flock;
+        gpuAgents.detach(); // before the old backend's device goes away
+        stepper.useGpu(null);
         flock = next;
         await old.dispose();
+        await useRenderer();
         config.backend = name;
         backendReason = '';
         stepper.clear();
@@ -279,7 +318,8 @@ async function main(): Promise<void> {
         if (hit) threeToSim(hit, simPoint);
         else simPoint.set([p.world.x / 2, p.world.y / 2, p.world.z / 2]);
         const a = Math.random() * 2 * Math.PI;
-        void stepper.settle(flock).then(() => {
+        // the host edit needs the GPU's latest state first (else the upload rewinds the flock)
+        void stepper.sync(flock).then(() => {
           const id = flock.addPredator(simPoint[0], simPoint[1], p.world.z / 2, Math.cos(a), Math.sin(a), 0);
           if (id < 0) status('no spare slot for another predator (reset with more predators)');
           stepper.fresh = true;
@@ -363,24 +403,27 @@ async function main(): Promise<void> {
     stepper.advance(flock, seconds, paused);
     if (stepper.error) status(`${flock.backend}: ${stepper.error}`);
     const b = performance.now();
-    if (stepper.fresh && !stepper.busy) {
+    if (stepper.fresh && !stepper.busy && !gpuAgents.attached) {
       agents.upload(flock.state);
       stepper.fresh = false;
     }
     const c = performance.now();
     agents.setTime(now / 1000);
     renderer.render(scene, camera);
+    gpuAgents.render(camera, agents.material); // after three's render: the camera matrices are current
     const d = performance.now();
-    if (!stepper.busy && now - metricsAt > 500 && flock.stepCount !== metricsStep) sampleMetrics();
+    if (stepper.gpuOnly) {
+      if (!stepper.syncing && now - metricsAt > 500 && stepper.ahead > 0) sampleMetricsGpu();
+    } else if (!stepper.busy && now - metricsAt > 500 && flock.stepCount !== metricsStep) sampleMetrics();
     times.frame = d - a;
     times.sim = flock.backend === 'cpu' ? b - a : stepper.simMs;
     times.upload = c - b;
     times.draw = d - c;
-    times.step = flock.timing().total;
+    times.step = stepper.gpuOnly ? stepper.simMs / Math.max(1, stepper.steps) : flock.timing().total;
     times.stepsPerFrame = stepper.steps;
     hud.frame(
       times,
-      flock.backend,
+      gpuAgents.attached ? 'webgpu (drawn from GPU buffers)' : flock.backend,
       hud.last ? hud.last.alivePrey + hud.last.alivePredators : flock.count,
       paused,
     );
@@ -410,20 +453,29 @@ async function main(): Promise<void> {
       stepper.clear();
     },
     run: async (n: number) => {
-      await stepper.settle(flock);
-      await flock.step(n);
-      stepper.fresh = true;
+      await stepper.stepNow(flock, n);
       sampleMetrics();
     },
     reference: async (n: number) => {
-      await stepper.settle(flock);
+      await stepper.sync(flock);
       const copy = restoreFlockSync(flock.snapshot());
       copy.set(flock.params as ParamsOverride);
       copy.stepSync(n);
       return copy.metrics();
     },
     showAgents: (on: boolean) => {
-      agents.mesh.visible = on;
+      agentsShown = on;
+      agents.mesh.visible = on && !gpuAgents.attached;
+      gpuAgents.visible = on;
+    },
+    get gpuRendering() {
+      return gpuAgents.attached;
+    },
+    get readbacks() {
+      return stepper.readbacks;
+    },
+    get stepsAhead() {
+      return stepper.ahead;
     },
     toScreen: (x: number, y: number, z: number) => {
       const v = simToThree(x, y, z, new Vector3()).project(camera);

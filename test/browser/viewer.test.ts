@@ -5,89 +5,11 @@
  * test-artifacts/ (look at them).
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { buildAndServe, type ServedViewer } from './serve.ts';
+import { differingPixels, open, shot, startViewer, stopViewer, VIEWPORT } from './harness.ts';
 
-// The flag set from the platform notes: WebGL2 and WebGPU (compute and canvas) on SwiftShader.
-const CHROMIUM_ARGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-  '--disable-dev-shm-usage',
-  '--enable-unsafe-webgpu',
-  '--enable-features=Vulkan',
-  '--use-vulkan=swiftshader',
-  '--use-gl=angle',
-  '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader',
-];
-const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url);
-const VIEWPORT = { width: 1000, height: 700 };
-
-let served: ServedViewer;
-let browser: Browser;
-
-before(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  served = await buildAndServe();
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-});
-
-after(async () => {
-  await browser?.close();
-  await served?.close();
-});
-
-/** Open the viewer at a hash; collects console errors and uncaught exceptions. */
-async function open(hash: string): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.newPage({ viewport: VIEWPORT });
-  const errors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(served.url + hash);
-  await page.waitForFunction(() => (window.murmur?.frames ?? 0) > 3, null, { timeout: 20_000 });
-  return { page, errors };
-}
-
-async function shot(page: Page, name: string): Promise<Buffer> {
-  const png = await page.screenshot();
-  writeFileSync(new URL(name, ARTIFACTS), png);
-  return png;
-}
-
-/** Pixels (of the canvas area) whose colour differs by more than `tol` between two PNG screenshots. */
-async function differingPixels(page: Page, a: Buffer, b: Buffer, tol = 24): Promise<number> {
-  return page.evaluate(
-    async ([a64, b64, tol]) => {
-      // (no named inner functions: tsx would wrap them in a helper the page does not have)
-      const [x, y] = await Promise.all(
-        [a64, b64].map(async (b) => {
-          const bytes = Uint8Array.from(atob(b), (c) => c.charCodeAt(0));
-          const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
-          const g = new OffscreenCanvas(bmp.width, bmp.height).getContext('2d')!;
-          g.drawImage(bmp, 0, 0);
-          return g.getImageData(0, 0, bmp.width, bmp.height).data;
-        }),
-      );
-      let n = 0;
-      for (let i = 0; i < x.length; i += 4)
-        if (
-          Math.max(Math.abs(x[i] - y[i]), Math.abs(x[i + 1] - y[i + 1]), Math.abs(x[i + 2] - y[i + 2])) > tol
-        )
-          n++;
-      return n;
-    },
-    [a.toString('base64'), b.toString('base64'), tol] as const,
-  );
-}
+before(startViewer);
+after(stopViewer);
 
 test('the page loads without console errors, draws agents, and they move', async () => {
   const { page, errors } = await open('#preset=reynolds&prey=1500&seed=2');

@@ -1,0 +1,309 @@
+/**
+ * Draws the agents of a webgpu flock straight from the backend's agent buffer, with no round trip
+ * through the CPU: a small WebGPU render pipeline on the backend's own device, instance data =
+ * the 32-byte agent records (`buffers().agents`, created with VERTEX usage), the instance count
+ * copied on the GPU from the backend's count buffer into an indirect draw. It draws into its own
+ * canvas, layered exactly over three.js's WebGL canvas with a transparent premultiplied clear:
+ * three.js keeps drawing the world box, grid, obstacles and laser beam underneath. The camera is
+ * three's (its view-projection matrix each frame) and the look is the WebGL agent material's
+ * uniforms, so both renderers draw the same bodies. Shader: gpuAgents.wgsl.
+ */
+import { Matrix4, type PerspectiveCamera, type ShaderMaterial } from 'three';
+import { AGENT_BYTES, AGENT_OFFSETS } from '../src/backends/webgpu/agents.ts';
+import type { WebGpuBackend } from '../src/backends/webgpu/backend.ts';
+import { type ShapeName, shapeGeometry } from './shapes.ts';
+
+const SAMPLES = 4; // MSAA, like the WebGL renderer's antialias
+const DEPTH_FORMAT: GPUTextureFormat = 'depth24plus';
+/** Floats per shape vertex: position (3), normal (3), flap weight (1). */
+const SHAPE_FLOATS = 7;
+/** Floats in the uniform block `Look` of gpuAgents.wgsl. */
+const LOOK_FLOATS = 16 + 5 * 4;
+// GPUBufferUsage / GPUTextureUsage values (the globals are missing where WebGPU is not exposed)
+const USAGE = { VERTEX: 0x20, UNIFORM: 0x40, INDIRECT: 0x100, COPY_DST: 0x8 } as const;
+const RENDER_ATTACHMENT = 0x10;
+/** three's clip z is in [-w, w] (OpenGL); WebGPU's is [0, w]: z' = (z + w) / 2. */
+const CLIP_Z_FIX = new Matrix4().set(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0.5, 0.5, 0, 0, 0, 1);
+
+let shaderText: Promise<string> | null = null;
+function loadShader(): Promise<string> {
+  shaderText ??= fetch(new URL('./gpuAgents.wgsl', import.meta.url)).then((r) => {
+    if (!r.ok) throw new Error(`could not load gpuAgents.wgsl: HTTP ${r.status}`);
+    return r.text();
+  });
+  return shaderText;
+}
+
+/** What the view holds for one attached backend (one device). */
+interface Attached {
+  readonly engine: WebGpuBackend;
+  readonly device: GPUDevice;
+  readonly pipeline: GPURenderPipeline;
+  readonly bindGroup: GPUBindGroup;
+  readonly look: GPUBuffer;
+  readonly indirect: GPUBuffer;
+  shape: GPUBuffer | null;
+  vertices: number;
+  color: GPUTexture | null;
+  depth: GPUTexture | null;
+}
+
+/** The WebGPU agent layer over the WebGL canvas. */
+export class GpuAgentView {
+  readonly canvas: HTMLCanvasElement;
+  /** Draw the agents (false: the layer is cleared, e.g. for tests that count agent pixels). */
+  visible = true;
+  private readonly under: HTMLCanvasElement;
+  private ctx: GPUCanvasContext | null = null;
+  private at: Attached | null = null;
+  private shapeName: ShapeName = 'bird';
+  private readonly lookData = new Float32Array(LOOK_FLOATS);
+  private readonly m = new Matrix4();
+  private readonly countWord = new Uint32Array(4);
+  // the pass descriptor is reused every frame; only the views change
+  private readonly colorAttachment: GPURenderPassColorAttachment = {
+    view: undefined as unknown as GPUTextureView,
+    resolveTarget: undefined,
+    clearValue: { r: 0, g: 0, b: 0, a: 0 },
+    loadOp: 'clear',
+    storeOp: 'discard',
+  };
+  private readonly depthAttachment: GPURenderPassDepthStencilAttachment = {
+    view: undefined as unknown as GPUTextureView,
+    depthClearValue: 1,
+    depthLoadOp: 'clear',
+    depthStoreOp: 'discard',
+  };
+  private readonly passDesc: GPURenderPassDescriptor = {
+    colorAttachments: [this.colorAttachment],
+    depthStencilAttachment: this.depthAttachment,
+  };
+
+  /** A layer canvas placed over `under` (the WebGL canvas) inside `parent`. */
+  constructor(parent: HTMLElement, under: HTMLCanvasElement) {
+    this.under = under;
+    this.canvas = document.createElement('canvas');
+    this.canvas.id = 'gpu-agents';
+    this.canvas.style.display = 'none';
+    parent.append(this.canvas);
+  }
+
+  /** Is a webgpu flock attached (agents drawn from its buffers)? */
+  get attached(): boolean {
+    return this.at !== null;
+  }
+
+  /**
+   * Build the render pipeline on the backend's device and configure the layer canvas for it.
+   * Throws (and stays detached) when the canvas cannot be used with WebGPU.
+   */
+  async attach(engine: WebGpuBackend): Promise<void> {
+    this.detach();
+    const device = engine.device;
+    const ctx = this.canvas.getContext('webgpu') as GPUCanvasContext | null;
+    if (!ctx) throw new Error('this browser cannot draw WebGPU into a canvas');
+    const format = navigator.gpu.getPreferredCanvasFormat();
+    const module = device.createShaderModule({ label: 'agents (render)', code: await loadShader() });
+    const pipeline = await device.createRenderPipelineAsync({
+      label: 'agents (render)',
+      layout: 'auto',
+      vertex: {
+        module,
+        entryPoint: 'vs',
+        buffers: [
+          {
+            arrayStride: SHAPE_FLOATS * 4,
+            stepMode: 'vertex',
+            attributes: [
+              { shaderLocation: 0, offset: 0, format: 'float32x3' },
+              { shaderLocation: 1, offset: 12, format: 'float32x3' },
+              { shaderLocation: 2, offset: 24, format: 'float32' },
+            ],
+          },
+          {
+            arrayStride: AGENT_BYTES,
+            stepMode: 'instance',
+            attributes: [
+              { shaderLocation: 3, offset: AGENT_OFFSETS.position, format: 'float32x3' },
+              { shaderLocation: 4, offset: AGENT_OFFSETS.velocity, format: 'float32x3' },
+              { shaderLocation: 5, offset: AGENT_OFFSETS.info, format: 'uint32' },
+            ],
+          },
+        ],
+      },
+      fragment: { module, entryPoint: 'fs', targets: [{ format }] },
+      primitive: { topology: 'triangle-list', cullMode: 'none' },
+      depthStencil: { format: DEPTH_FORMAT, depthWriteEnabled: true, depthCompare: 'less' },
+      multisample: { count: SAMPLES },
+    });
+    const look = device.createBuffer({
+      label: 'agent look',
+      size: LOOK_FLOATS * 4,
+      usage: USAGE.UNIFORM | USAGE.COPY_DST,
+    });
+    const indirect = device.createBuffer({
+      label: 'agent draw args',
+      size: 16,
+      usage: USAGE.INDIRECT | USAGE.COPY_DST,
+    });
+    const bindGroup = device.createBindGroup({
+      layout: pipeline.getBindGroupLayout(0),
+      entries: [{ binding: 0, resource: { buffer: look } }],
+    });
+    ctx.configure({ device, format, alphaMode: 'premultiplied' });
+    this.ctx = ctx;
+    this.at = {
+      engine,
+      device,
+      pipeline,
+      bindGroup,
+      look,
+      indirect,
+      shape: null,
+      vertices: 0,
+      color: null,
+      depth: null,
+    };
+    this.buildShape();
+    this.canvas.style.display = 'block';
+  }
+
+  /** Stop drawing and release the GPU objects (before the backend's device goes away). */
+  detach(): void {
+    const at = this.at;
+    if (!at) return;
+    this.at = null;
+    this.ctx?.unconfigure();
+    this.canvas.style.display = 'none';
+    for (const b of [at.look, at.indirect, at.shape]) b?.destroy();
+    at.color?.destroy();
+    at.depth?.destroy();
+  }
+
+  /** Use a body shape (same geometry as the WebGL mesh). */
+  setShape(shape: ShapeName): void {
+    this.shapeName = shape;
+    this.buildShape();
+  }
+
+  private buildShape(): void {
+    const at = this.at;
+    if (!at) return;
+    const g = shapeGeometry(this.shapeName);
+    const pos = g.getAttribute('position');
+    const nor = g.getAttribute('normal');
+    const flap = g.getAttribute('flap');
+    const n = pos.count;
+    const data = new Float32Array(n * SHAPE_FLOATS);
+    for (let i = 0; i < n; i++) {
+      const o = i * SHAPE_FLOATS;
+      data[o] = pos.getX(i);
+      data[o + 1] = pos.getY(i);
+      data[o + 2] = pos.getZ(i);
+      data[o + 3] = nor.getX(i);
+      data[o + 4] = nor.getY(i);
+      data[o + 5] = nor.getZ(i);
+      data[o + 6] = flap.getX(i);
+    }
+    g.dispose();
+    at.shape?.destroy();
+    at.shape = at.device.createBuffer({
+      label: `agent shape ${this.shapeName}`,
+      size: data.byteLength,
+      usage: USAGE.VERTEX | USAGE.COPY_DST,
+    });
+    at.device.queue.writeBuffer(at.shape, 0, data);
+    at.vertices = n;
+    // draw args: vertexCount, instanceCount (copied from the count buffer each frame), 0, 0
+    this.countWord.set([n, 0, 0, 0]);
+    at.device.queue.writeBuffer(at.indirect, 0, this.countWord);
+  }
+
+  /** Match the WebGL canvas's pixel and CSS size; (re)create the MSAA and depth targets. */
+  private fitSize(at: Attached): void {
+    const w = Math.max(1, this.under.width);
+    const h = Math.max(1, this.under.height);
+    if (at.color && this.canvas.width === w && this.canvas.height === h) return;
+    this.canvas.width = w;
+    this.canvas.height = h;
+    this.canvas.style.width = this.under.style.width;
+    this.canvas.style.height = this.under.style.height;
+    at.color?.destroy();
+    at.depth?.destroy();
+    const size = { width: w, height: h };
+    at.color = at.device.createTexture({
+      label: 'agents msaa colour',
+      size,
+      format: navigator.gpu.getPreferredCanvasFormat(),
+      sampleCount: SAMPLES,
+      usage: RENDER_ATTACHMENT,
+    });
+    at.depth = at.device.createTexture({
+      label: 'agents depth',
+      size,
+      format: DEPTH_FORMAT,
+      sampleCount: SAMPLES,
+      usage: RENDER_ATTACHMENT,
+    });
+    this.colorAttachment.view = at.color.createView();
+    this.depthAttachment.view = at.depth.createView();
+  }
+
+  /**
+   * Draw the agents as they are on the GPU now (after every step submitted so far), seen by
+   * `camera` (call after three's render, which updates the camera's matrices), with the look of
+   * the WebGL agent material. Reads nothing back.
+   */
+  render(camera: PerspectiveCamera, material: ShaderMaterial): void {
+    const at = this.at;
+    const ctx = this.ctx;
+    if (!at || !ctx || !at.shape) return;
+    this.fitSize(at);
+    const u = material.uniforms;
+    const d = this.lookData;
+    this.m.multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse).premultiply(CLIP_Z_FIX);
+    d.set(this.m.elements, 0); // column-major, as WGSL's mat4x4
+    const light = u.uLightDir.value;
+    const top = u.uTop.value;
+    const belly = u.uBelly.value;
+    const pred = u.uPredator.value;
+    d[16] = light.x;
+    d[17] = light.y;
+    d[18] = light.z;
+    d[19] = 0;
+    d[20] = top.r;
+    d[21] = top.g;
+    d[22] = top.b;
+    d[23] = u.uScale.value;
+    d[24] = belly.r;
+    d[25] = belly.g;
+    d[26] = belly.b;
+    d[27] = u.uPredatorScale.value;
+    d[28] = pred.r;
+    d[29] = pred.g;
+    d[30] = pred.b;
+    d[31] = u.uTime.value;
+    d[32] = u.uFlapMode.value;
+    d[33] = u.uFlapAmp.value;
+    d[34] = u.uSpeedRef.value;
+    d[35] = 0;
+    const device = at.device;
+    device.queue.writeBuffer(at.look, 0, d);
+    // Valid until the backend's next configure/dispose, so fetched every frame (not cached).
+    const { agents, control } = at.engine.buffers();
+    const enc = device.createCommandEncoder({ label: 'agents (render)' });
+    // the live slot count stays on the GPU: control[0] -> instanceCount of the indirect draw
+    enc.copyBufferToBuffer(control, 0, at.indirect, 4, 4);
+    this.colorAttachment.resolveTarget = ctx.getCurrentTexture().createView();
+    const pass = enc.beginRenderPass(this.passDesc);
+    if (this.visible) {
+      pass.setPipeline(at.pipeline);
+      pass.setBindGroup(0, at.bindGroup);
+      pass.setVertexBuffer(0, at.shape);
+      pass.setVertexBuffer(1, agents);
+      pass.drawIndirect(at.indirect, 0);
+    }
+    pass.end();
+    device.queue.submit([enc.finish()]);
+  }
+}
