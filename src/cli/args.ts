@@ -1,3 +1,4 @@
+import { editDistance } from '../params/validate.ts';
 import { UsageError } from './errors.ts';
 
 /** How a flag takes its value. `repeat`: may be given several times, values collected in order. */
@@ -22,21 +23,6 @@ export interface ParsedArgs {
   readonly lists: ReadonlyMap<string, readonly string[]>;
   readonly bools: ReadonlySet<string>;
   readonly positionals: readonly string[];
-}
-
-/** Levenshtein distance (small strings: flag names). */
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return row[b.length];
 }
 
 /** The closest name to `given`, if it is close enough to be a likely typo. */

@@ -111,8 +111,8 @@ function checkLeaf(path: string, spec: LeafSpec, v: unknown, issues: ParamIssue[
   }
 }
 
-/** Levenshtein distance, for "did you mean" suggestions. */
-function distance(a: string, b: string): number {
+/** Levenshtein distance, for "did you mean" suggestions (fields here, flags in the CLI). */
+export function editDistance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     let prev = row[0];
@@ -142,7 +142,7 @@ export function suggest(path: string, candidates: Iterable<string> = knownNames)
   for (const c of candidates) {
     const lc = c.toLowerCase();
     const tail = lc.split('.').pop() ?? lc;
-    const d = Math.min(distance(p, lc), distance(p, tail) + 1);
+    const d = Math.min(editDistance(p, lc), editDistance(p, tail) + 1);
     if (d < bestD) {
       bestD = d;
       best = c;

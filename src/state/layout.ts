@@ -34,7 +34,8 @@ export type FieldName = (typeof FIELDS)[number];
 export const PREY = 0;
 export const PREDATOR = 1;
 
-const BYTES: Record<FieldName, number> = {
+/** Bytes per element of each field. */
+export const FIELD_BYTES: Readonly<Record<FieldName, number>> = {
   px: 4,
   py: 4,
   pz: 4,
@@ -64,7 +65,7 @@ const align16 = (n: number) => (n + 15) & ~15;
 /** Byte size of a state buffer holding `capacity` agents. */
 export function stateByteLength(capacity: number): number {
   let off = HEADER_BYTES;
-  for (let h = 0; h < 2; h++) for (const f of FIELDS) off = align16(off + BYTES[f] * capacity);
+  for (let h = 0; h < 2; h++) for (const f of FIELDS) off = align16(off + FIELD_BYTES[f] * capacity);
   return off;
 }
 
@@ -115,7 +116,7 @@ export class FlockState {
     for (let h = 0; h < 2; h++)
       FIELDS.forEach((f, i) => {
         header[H.offsets + h * FIELDS.length + i] = off;
-        off = align16(off + BYTES[f] * capacity);
+        off = align16(off + FIELD_BYTES[f] * capacity);
       });
     return new FlockState(buffer);
   }
@@ -141,7 +142,7 @@ export class FlockState {
       FIELDS.forEach((f, i) => {
         if (header[H.offsets + h * FIELDS.length + i] !== off)
           throw new StateFormatError(`field ${f} of half ${h} is at an unexpected offset`);
-        off = align16(off + BYTES[f] * cap);
+        off = align16(off + FIELD_BYTES[f] * cap);
       });
     return new FlockState(buffer);
   }

@@ -1,7 +1,7 @@
 import type { Params } from '../params/schema.ts';
 import { resolveParams } from '../params/validate.ts';
 import { crc32 } from './checksum.ts';
-import { FIELDS, FlockState, STATE_VERSION } from './layout.ts';
+import { FIELD_BYTES, FIELDS, FlockState, STATE_VERSION } from './layout.ts';
 
 /** "MRMS" little-endian: a murmur snapshot. */
 export const SNAPSHOT_MAGIC = 0x534d524d;
@@ -71,19 +71,8 @@ export function decodeSnapshot(
   const count = r.getUint32(20, true);
   const capacity = r.getUint32(24, true);
   const pad4 = (n: number) => (n + 3) & ~3;
-  const sizes: Record<string, number> = {
-    px: 4,
-    py: 4,
-    pz: 4,
-    vx: 4,
-    vy: 4,
-    vz: 4,
-    id: 4,
-    kind: 1,
-    alive: 1,
-  };
   let expected = HEAD + pad4(jsonLen);
-  for (const f of FIELDS) expected += pad4(count * sizes[f]);
+  for (const f of FIELDS) expected += pad4(count * FIELD_BYTES[f]);
   if (count > capacity || capacity > 1 << 26)
     throw new SnapshotError(`snapshot count ${count} / capacity ${capacity} invalid`);
   if (bytes.length !== expected)
@@ -100,7 +89,7 @@ export function decodeSnapshot(
   let off = HEAD + pad4(jsonLen);
   const h = state.halves[0];
   for (const f of FIELDS) {
-    const n = count * sizes[f];
+    const n = count * FIELD_BYTES[f];
     new Uint8Array(h[f].buffer, h[f].byteOffset, n).set(bytes.subarray(off, off + n));
     off += pad4(n);
   }
