@@ -8,9 +8,10 @@
  * three's (its view-projection matrix each frame) and the look is the WebGL agent material's
  * uniforms, so both renderers draw the same bodies. Shader: gpuAgents.wgsl.
  */
-import { Matrix4, type PerspectiveCamera, type ShaderMaterial } from 'three';
+import { Matrix4, type PerspectiveCamera, type ShaderMaterial, SphereGeometry } from 'three';
 import { AGENT_BYTES, AGENT_OFFSETS } from '../src/backends/webgpu/agents.ts';
 import type { WebGpuBackend } from '../src/backends/webgpu/backend.ts';
+import type { Sphere } from '../src/params/spec.ts';
 import { type ShapeName, shapeGeometry } from './shapes.ts';
 
 const SAMPLES = 4; // MSAA, like the WebGL renderer's antialias
@@ -20,8 +21,9 @@ const SHAPE_FLOATS = 7;
 /** Floats in the uniform block `Look` of gpuAgents.wgsl. */
 const LOOK_FLOATS = 16 + 5 * 4;
 // GPUBufferUsage / GPUTextureUsage values (the globals are missing where WebGPU is not exposed)
-const USAGE = { VERTEX: 0x20, UNIFORM: 0x40, INDIRECT: 0x100, COPY_DST: 0x8 } as const;
+const USAGE = { VERTEX: 0x20, INDEX: 0x10, UNIFORM: 0x40, INDIRECT: 0x100, COPY_DST: 0x8 } as const;
 const RENDER_ATTACHMENT = 0x10;
+const VERTEX_STAGE = 0x1;
 /** three's clip z is in [-w, w] (OpenGL); WebGPU's is [0, w]: z' = (z + w) / 2. */
 const CLIP_Z_FIX = new Matrix4().set(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0.5, 0.5, 0, 0, 0, 1);
 
@@ -42,6 +44,12 @@ interface Attached {
   readonly bindGroup: GPUBindGroup;
   readonly look: GPUBuffer;
   readonly indirect: GPUBuffer;
+  /** Depth-only obstacle spheres (a unit sphere drawn once per obstacle). */
+  readonly obstaclePipeline: GPURenderPipeline;
+  readonly sphere: { vertices: GPUBuffer; indices: GPUBuffer; count: number };
+  obstacles: GPUBuffer | null;
+  obstacleCount: number;
+  obstacleList: readonly Sphere[] | null;
   shape: GPUBuffer | null;
   vertices: number;
   color: GPUTexture | null;
@@ -104,9 +112,39 @@ export class GpuAgentView {
     if (!ctx) throw new Error('this browser cannot draw WebGPU into a canvas');
     const format = navigator.gpu.getPreferredCanvasFormat();
     const module = device.createShaderModule({ label: 'agents (render)', code: await loadShader() });
-    const pipeline = await device.createRenderPipelineAsync({
+    const bindLayout = device.createBindGroupLayout({
+      entries: [{ binding: 0, visibility: VERTEX_STAGE, buffer: { type: 'uniform' } }],
+    });
+    const layout = device.createPipelineLayout({ bindGroupLayouts: [bindLayout] });
+    const multisample = { count: SAMPLES };
+    const depthStencil: GPUDepthStencilState = {
+      format: DEPTH_FORMAT,
+      depthWriteEnabled: true,
+      depthCompare: 'less',
+    };
+    const obstacleAsync = device.createRenderPipelineAsync({
+      label: 'obstacles (depth only)',
+      layout,
+      vertex: {
+        module,
+        entryPoint: 'vsObstacle',
+        buffers: [
+          { arrayStride: 12, attributes: [{ shaderLocation: 0, offset: 0, format: 'float32x3' }] },
+          {
+            arrayStride: 16,
+            stepMode: 'instance',
+            attributes: [{ shaderLocation: 1, offset: 0, format: 'float32x4' }],
+          },
+        ],
+      },
+      fragment: { module, entryPoint: 'fsObstacle', targets: [{ format, writeMask: 0 }] },
+      primitive: { topology: 'triangle-list', cullMode: 'none' },
+      depthStencil,
+      multisample,
+    });
+    const agentAsync = device.createRenderPipelineAsync({
       label: 'agents (render)',
-      layout: 'auto',
+      layout,
       vertex: {
         module,
         entryPoint: 'vs',
@@ -133,9 +171,11 @@ export class GpuAgentView {
       },
       fragment: { module, entryPoint: 'fs', targets: [{ format }] },
       primitive: { topology: 'triangle-list', cullMode: 'none' },
-      depthStencil: { format: DEPTH_FORMAT, depthWriteEnabled: true, depthCompare: 'less' },
-      multisample: { count: SAMPLES },
+      depthStencil,
+      multisample,
     });
+    // both awaited together: a failure of either rejects here, never unhandled
+    const [pipeline, obstaclePipeline] = await Promise.all([agentAsync, obstacleAsync]);
     const look = device.createBuffer({
       label: 'agent look',
       size: LOOK_FLOATS * 4,
@@ -147,7 +187,7 @@ export class GpuAgentView {
       usage: USAGE.INDIRECT | USAGE.COPY_DST,
     });
     const bindGroup = device.createBindGroup({
-      layout: pipeline.getBindGroupLayout(0),
+      layout: bindLayout,
       entries: [{ binding: 0, resource: { buffer: look } }],
     });
     ctx.configure({ device, format, alphaMode: 'premultiplied' });
@@ -159,6 +199,11 @@ export class GpuAgentView {
       bindGroup,
       look,
       indirect,
+      obstaclePipeline,
+      sphere: unitSphere(device),
+      obstacles: null,
+      obstacleCount: 0,
+      obstacleList: null,
       shape: null,
       vertices: 0,
       color: null,
@@ -175,7 +220,8 @@ export class GpuAgentView {
     this.at = null;
     this.ctx?.unconfigure();
     this.canvas.style.display = 'none';
-    for (const b of [at.look, at.indirect, at.shape]) b?.destroy();
+    for (const b of [at.look, at.indirect, at.shape, at.obstacles, at.sphere.vertices, at.sphere.indices])
+      b?.destroy();
     at.color?.destroy();
     at.depth?.destroy();
   }
@@ -219,6 +265,27 @@ export class GpuAgentView {
     at.device.queue.writeBuffer(at.indirect, 0, this.countWord);
   }
 
+  /** Upload the obstacle spheres (when the list changes: params are replaced, not edited). */
+  private setObstacles(at: Attached, list: readonly Sphere[]): void {
+    at.obstacleList = list;
+    at.obstacleCount = list.length;
+    if (list.length === 0) return;
+    const data = new Float32Array(list.length * 4);
+    for (let i = 0; i < list.length; i++) {
+      const o = list[i];
+      data.set([o.x, o.y, o.z, o.r], 4 * i);
+    }
+    if (!at.obstacles || at.obstacles.size < data.byteLength) {
+      at.obstacles?.destroy();
+      at.obstacles = at.device.createBuffer({
+        label: 'obstacles',
+        size: data.byteLength,
+        usage: USAGE.VERTEX | USAGE.COPY_DST,
+      });
+    }
+    at.device.queue.writeBuffer(at.obstacles, 0, data);
+  }
+
   /** Match the WebGL canvas's pixel and CSS size; (re)create the MSAA and depth targets. */
   private fitSize(at: Attached): void {
     const w = Math.max(1, this.under.width);
@@ -254,11 +321,12 @@ export class GpuAgentView {
    * `camera` (call after three's render, which updates the camera's matrices), with the look of
    * the WebGL agent material. Reads nothing back.
    */
-  render(camera: PerspectiveCamera, material: ShaderMaterial): void {
+  render(camera: PerspectiveCamera, material: ShaderMaterial, obstacles: readonly Sphere[]): void {
     const at = this.at;
     const ctx = this.ctx;
     if (!at || !ctx || !at.shape) return;
     this.fitSize(at);
+    if (obstacles !== at.obstacleList) this.setObstacles(at, obstacles);
     const u = material.uniforms;
     const d = this.lookData;
     this.m.multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse).premultiply(CLIP_Z_FIX);
@@ -296,6 +364,14 @@ export class GpuAgentView {
     enc.copyBufferToBuffer(control, 0, at.indirect, 4, 4);
     this.colorAttachment.resolveTarget = ctx.getCurrentTexture().createView();
     const pass = enc.beginRenderPass(this.passDesc);
+    if (this.visible && at.obstacleCount > 0 && at.obstacles) {
+      pass.setPipeline(at.obstaclePipeline);
+      pass.setBindGroup(0, at.bindGroup);
+      pass.setVertexBuffer(0, at.sphere.vertices);
+      pass.setVertexBuffer(1, at.obstacles);
+      pass.setIndexBuffer(at.sphere.indices, 'uint32');
+      pass.drawIndexed(at.sphere.count, at.obstacleCount);
+    }
     if (this.visible) {
       pass.setPipeline(at.pipeline);
       pass.setBindGroup(0, at.bindGroup);
@@ -306,4 +382,25 @@ export class GpuAgentView {
     pass.end();
     device.queue.submit([enc.finish()]);
   }
+}
+
+/** The unit sphere three.js draws obstacles with (scene.ts: 32 × 16 segments), as GPU buffers. */
+function unitSphere(device: GPUDevice): { vertices: GPUBuffer; indices: GPUBuffer; count: number } {
+  const g = new SphereGeometry(1, 32, 16);
+  const pos = g.getAttribute('position').array as Float32Array;
+  const idx = Uint32Array.from(g.getIndex()!.array);
+  g.dispose();
+  const vertices = device.createBuffer({
+    label: 'unit sphere',
+    size: pos.byteLength,
+    usage: USAGE.VERTEX | USAGE.COPY_DST,
+  });
+  device.queue.writeBuffer(vertices, 0, pos);
+  const indices = device.createBuffer({
+    label: 'unit sphere indices',
+    size: idx.byteLength,
+    usage: USAGE.INDEX | USAGE.COPY_DST,
+  });
+  device.queue.writeBuffer(indices, 0, idx);
+  return { vertices, indices, count: idx.length };
 }

@@ -73,3 +73,22 @@ fn fs(in: VertexOut) -> @location(0) vec4<f32> {
   // opaque, so premultiplied and straight alpha agree
   return vec4<f32>(in.color, 1.0);
 }
+
+// ---- obstacles, depth only: three.js draws the spheres underneath; here they only hide the
+// agents behind them (the two canvases share no depth buffer).
+
+struct ObstacleIn {
+  @location(0) position: vec3<f32>, // unit sphere vertex
+  @location(1) sphere: vec4<f32>,   // sim centre xyz, radius w (per instance)
+}
+
+@vertex
+fn vsObstacle(in: ObstacleIn) -> @builtin(position) vec4<f32> {
+  let c = vec3<f32>(in.sphere.x, in.sphere.z, -in.sphere.y);
+  return look.viewProj * vec4<f32>(c + in.position * in.sphere.w, 1.0);
+}
+
+@fragment
+fn fsObstacle() -> @location(0) vec4<f32> {
+  return vec4<f32>(0.0); // not written (writeMask 0)
+}

@@ -410,7 +410,7 @@ async function main(): Promise<void> {
     const c = performance.now();
     agents.setTime(now / 1000);
     renderer.render(scene, camera);
-    gpuAgents.render(camera, agents.material); // after three's render: the camera matrices are current
+    gpuAgents.render(camera, agents.material, p.obstacles); // after three's render: the camera matrices are current
     const d = performance.now();
     if (stepper.gpuOnly) {
       if (!stepper.syncing && now - metricsAt > 500 && stepper.ahead > 0) sampleMetricsGpu();

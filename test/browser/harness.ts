@@ -63,10 +63,27 @@ export async function shot(page: Page, name: string): Promise<Buffer> {
   return png;
 }
 
-/** Pixels (of the canvas area) whose colour differs by more than `tol` between two PNG screenshots. */
-export async function differingPixels(page: Page, a: Buffer, b: Buffer, tol = 24): Promise<number> {
+/** A disc on the screen (CSS pixels = screenshot pixels at device scale 1). */
+export interface Disc {
+  x: number;
+  y: number;
+  r: number;
+}
+
+/**
+ * Pixels whose colour differs by more than `tol` between two PNG screenshots (only inside `disc`
+ * when given).
+ */
+export async function differingPixels(
+  page: Page,
+  a: Buffer,
+  b: Buffer,
+  tol = 24,
+  disc?: Disc,
+): Promise<number> {
+  const d = disc ?? { x: 0, y: 0, r: -1 };
   return page.evaluate(
-    async ([a64, b64, tol]) => {
+    async ([a64, b64, tol, cx, cy, cr]) => {
       // (no named inner functions: tsx would wrap them in a helper the page does not have)
       const [x, y] = await Promise.all(
         [a64, b64].map(async (b) => {
@@ -74,17 +91,22 @@ export async function differingPixels(page: Page, a: Buffer, b: Buffer, tol = 24
           const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
           const g = new OffscreenCanvas(bmp.width, bmp.height).getContext('2d')!;
           g.drawImage(bmp, 0, 0);
-          return g.getImageData(0, 0, bmp.width, bmp.height).data;
+          return g.getImageData(0, 0, bmp.width, bmp.height);
         }),
       );
+      const width = x.width;
       let n = 0;
-      for (let i = 0; i < x.length; i += 4)
+      for (let i = 0; i < x.data.length; i += 4) {
+        const p = i / 4;
+        if (cr >= 0 && Math.hypot((p % width) - cx, Math.floor(p / width) - cy) > cr) continue;
+        const [u, v] = [x.data, y.data];
         if (
-          Math.max(Math.abs(x[i] - y[i]), Math.abs(x[i + 1] - y[i + 1]), Math.abs(x[i + 2] - y[i + 2])) > tol
+          Math.max(Math.abs(u[i] - v[i]), Math.abs(u[i + 1] - v[i + 1]), Math.abs(u[i + 2] - v[i + 2])) > tol
         )
           n++;
+      }
       return n;
     },
-    [a.toString('base64'), b.toString('base64'), tol] as const,
+    [a.toString('base64'), b.toString('base64'), tol, d.x, d.y, d.r] as const,
   );
 }
