@@ -100,8 +100,20 @@ export class UniformGrid {
    * NO_CELL and are left out. Returns the number of agents in the grid.
    */
   build(h: Half, count: number): number {
-    const { keys, cellStart } = this;
+    const { cellStart } = this;
     cellStart.fill(0);
+    const inGrid = this.countKeys(h, 0, count, cellStart, 1);
+    for (let k = 0; k < this.nCells; k++) cellStart[k + 1] += cellStart[k];
+    return inGrid;
+  }
+
+  /**
+   * Keys of agents [begin, end) into `keys` (NO_CELL for dead ones), each live agent counted in
+   * `counts[offset + key]`. Returns how many were counted. The one place cells are computed, so
+   * a parallel build (per-thread histograms) gets exactly the keys of a single-thread one.
+   */
+  countKeys(h: Half, begin: number, end: number, counts: Uint32Array, offset: number): number {
+    const { keys } = this;
     const [nx, ny] = this.n;
     const [ix, iy, iz] = this.inv;
     const mx = nx - 1;
@@ -109,8 +121,8 @@ export class UniformGrid {
     const mz = this.n[2] - 1;
     const rank = this.rank;
     const { px, py, pz, alive } = h;
-    let inGrid = 0;
-    for (let i = 0; i < count; i++) {
+    let counted = 0;
+    for (let i = begin; i < end; i++) {
       if (alive[i] === 0) {
         keys[i] = NO_CELL;
         continue;
@@ -118,17 +130,16 @@ export class UniformGrid {
       let cx = Math.floor(px[i] * ix);
       let cy = Math.floor(py[i] * iy);
       let cz = Math.floor(pz[i] * iz);
-      cx = cx > mx ? mx : cx >= 0 ? cx : 0;
+      cx = cx > mx ? mx : cx >= 0 ? cx : 0; // ternaries, not Math.min/max: NaN maps to 0
       cy = cy > my ? my : cy >= 0 ? cy : 0;
       cz = cz > mz ? mz : cz >= 0 ? cz : 0;
       const lin = cx + nx * (cy + ny * cz);
       const k = rank === null ? lin : rank[lin];
       keys[i] = k;
-      cellStart[k + 1]++;
-      inGrid++;
+      counts[offset + k]++;
+      counted++;
     }
-    for (let k = 0; k < this.nCells; k++) cellStart[k + 1] += cellStart[k];
-    return inGrid;
+    return counted;
   }
 
   /** Stable counting-sort scatter of agents from `src` into `dst` in key order (after build). */

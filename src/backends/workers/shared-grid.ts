@@ -61,32 +61,8 @@ export function keysAndHistogram(
   hist: Uint32Array,
   row: number,
 ): void {
-  const keys = grid.keys;
   hist.fill(0, row, row + grid.nCells);
-  const [nx, ny] = grid.n;
-  const [ix, iy, iz] = grid.inv;
-  const mx = nx - 1;
-  const my = ny - 1;
-  const mz = grid.n[2] - 1;
-  const rank = grid.rank;
-  const { px, py, pz, alive } = h;
-  for (let i = begin; i < end; i++) {
-    if (alive[i] === 0) {
-      keys[i] = NO_CELL;
-      continue;
-    }
-    let cx = Math.floor(px[i] * ix);
-    let cy = Math.floor(py[i] * iy);
-    let cz = Math.floor(pz[i] * iz);
-    // the clamp of UniformGrid.build, exactly (NaN → 0)
-    cx = cx > mx ? mx : cx >= 0 ? cx : 0;
-    cy = cy > my ? my : cy >= 0 ? cy : 0;
-    cz = cz > mz ? mz : cz >= 0 ? cz : 0;
-    const lin = cx + nx * (cy + ny * cz);
-    const k = rank === null ? lin : rank[lin];
-    keys[i] = k;
-    hist[row + k]++;
-  }
+  grid.countKeys(h, begin, end, hist, row);
 }
 
 /** Phase 2: agents in cells [c0, c1), summed over every thread's histogram row. */
