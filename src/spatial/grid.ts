@@ -22,6 +22,19 @@ export interface GridConfig {
 /** Marks an agent that is not in the grid (dead). */
 export const NO_CELL = 0xffffffff;
 
+/** Copy agent `i` of `src` to slot `d` of `dst` as a live agent (the scatter of every grid build). */
+export function moveAgent(src: Half, i: number, dst: Half, d: number): void {
+  dst.px[d] = src.px[i];
+  dst.py[d] = src.py[i];
+  dst.pz[d] = src.pz[i];
+  dst.vx[d] = src.vx[i];
+  dst.vy[d] = src.vy[i];
+  dst.vz[d] = src.vz[i];
+  dst.id[d] = src.id[i];
+  dst.kind[d] = src.kind[i];
+  dst.alive[d] = 1;
+}
+
 /**
  * A uniform grid rebuilt every step by counting sort over cell keys, in flat typed arrays.
  * `cellStart[k] .. cellStart[k + 1]` is the slice of sorted agents in the cell with key k.
@@ -146,20 +159,10 @@ export class UniformGrid {
   scatter(src: Half, dst: Half, count: number): void {
     const { keys, cursor } = this;
     for (let k = 0; k < this.nCells; k++) cursor[k] = this.cellStart[k];
-    const { px, py, pz, vx, vy, vz, id, kind } = src;
     for (let i = 0; i < count; i++) {
       const k = keys[i];
       if (k === NO_CELL) continue;
-      const d = cursor[k]++;
-      dst.px[d] = px[i];
-      dst.py[d] = py[i];
-      dst.pz[d] = pz[i];
-      dst.vx[d] = vx[i];
-      dst.vy[d] = vy[i];
-      dst.vz[d] = vz[i];
-      dst.id[d] = id[i];
-      dst.kind[d] = kind[i];
-      dst.alive[d] = 1;
+      moveAgent(src, i, dst, cursor[k]++);
     }
   }
 

@@ -4,26 +4,12 @@
  * pages, take screenshots into test-artifacts/ and compare them pixel by pixel.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from './chromium.ts';
 import { buildAndServe, type ServedViewer } from './serve.ts';
 
-// The flag set from the platform notes: WebGL2 and WebGPU (compute and canvas) on SwiftShader.
-export const CHROMIUM_ARGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-  '--disable-dev-shm-usage',
-  '--enable-unsafe-webgpu',
-  '--enable-features=Vulkan',
-  '--use-vulkan=swiftshader',
-  '--use-gl=angle',
-  '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader',
-];
+export { CHROMIUM_ARGS } from './chromium.ts';
+
 const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url);
 export const VIEWPORT = { width: 1000, height: 700 };
 
@@ -34,7 +20,7 @@ let browser: Browser;
 export async function startViewer(): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
   served = await buildAndServe();
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 }
 
 /** Close the browser and the server (call in `after`). */

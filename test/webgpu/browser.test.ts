@@ -6,26 +6,11 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
+import { launchChromium } from '../browser/chromium.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const ARGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-  '--disable-dev-shm-usage',
-  '--enable-unsafe-webgpu',
-  '--enable-features=Vulkan',
-  '--use-vulkan=swiftshader',
-  '--use-gl=angle',
-  '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader',
-];
 let server: ViteDevServer;
 let browser: Browser;
 
@@ -38,7 +23,7 @@ before(async () => {
   });
   await server.listen();
   // playwright gives every launch a fresh temporary profile (the platform notes ask for one)
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+  browser = await launchChromium();
 });
 
 after(async () => {

@@ -6,8 +6,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
+import { launchChromium } from '../browser/chromium.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 let server: ViteDevServer;
@@ -29,10 +30,7 @@ before(async () => {
     worker: { format: 'es' },
   });
   await server.listen();
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless=new', '--no-sandbox', '--disable-dev-shm-usage'],
-  });
+  browser = await launchChromium();
 });
 
 after(async () => {

@@ -1,4 +1,4 @@
-import { NO_CELL, type UniformGrid } from '../../spatial/grid.ts';
+import { moveAgent, NO_CELL, type UniformGrid } from '../../spatial/grid.ts';
 import type { Half } from '../../state/layout.ts';
 
 /**
@@ -118,19 +118,8 @@ export function scatterRange(
   cursor: Uint32Array,
   row: number,
 ): void {
-  const { px, py, pz, vx, vy, vz, id, kind } = src;
   for (let i = begin; i < end; i++) {
     const k = keys[i];
-    if (k === NO_CELL) continue;
-    const d = cursor[row + k]++;
-    dst.px[d] = px[i];
-    dst.py[d] = py[i];
-    dst.pz[d] = pz[i];
-    dst.vx[d] = vx[i];
-    dst.vy[d] = vy[i];
-    dst.vz[d] = vz[i];
-    dst.id[d] = id[i];
-    dst.kind[d] = kind[i];
-    dst.alive[d] = 1;
+    if (k !== NO_CELL) moveAgent(src, i, dst, cursor[row + k]++);
   }
 }
