@@ -4,43 +4,13 @@
  * navigator.gpu and the .wgsl files fetched over HTTP.
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import type { Browser } from 'playwright-core';
-import { createServer, type ViteDevServer } from 'vite';
-import { launchChromium } from '../browser/chromium.ts';
+import { test } from 'node:test';
+import { fixturePages } from '../browser/fixture-page.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-let server: ViteDevServer;
-let browser: Browser;
-
-before(async () => {
-  server = await createServer({
-    root: ROOT,
-    configFile: false,
-    logLevel: 'silent',
-    server: { host: '127.0.0.1', port: 0 },
-  });
-  await server.listen();
-  // playwright gives every launch a fresh temporary profile (the platform notes ask for one)
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const openFixture = fixturePages();
 
 test('webgpu kernels in Chromium: prefix sum, grid, one step against cpu, determinism', async () => {
-  const page = await browser.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${server.resolvedUrls!.local[0]}test/webgpu/fixtures/page.html`);
-  await page.waitForFunction(() => 'result' in window, null, { timeout: 30_000 });
-  const r = (await page.evaluate(() => (window as unknown as { result: Promise<unknown> }).result)) as Record<
-    string,
-    unknown
-  >;
+  const { errors, result: r } = await openFixture('test/webgpu/fixtures/page.html', 30_000);
   assert.deepEqual(errors, []);
   assert.equal(r.error, undefined, String(r.error));
   assert.equal(r.hasNavigatorGpu, true);
