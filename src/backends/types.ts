@@ -21,6 +21,11 @@ export interface BackendInfo {
   readonly device?: string;
   /** Bytes of the spatial index and per-step scratch besides the state buffer. */
   readonly indexBytes: number;
+  /**
+   * How the last step's TypeScript kernel met neighbour pairs (cpu backend): `symmetric`, each
+   * pair once for both agents; `gather`, each agent reading all its candidates. Same results.
+   */
+  readonly pairs?: 'symmetric' | 'gather';
 }
 
 /**

@@ -21,5 +21,18 @@ export const VEL = 30;
 export const LIM = 33;
 /** Free slots for helpers (4). */
 export const TMP = 37;
+/** Neighbour sums of the agent being updated (layout below, from SUM_SEP). */
+export const SUMS = 41;
 /** Length of the scratch array. */
-export const SCRATCH_LENGTH = 41;
+export const SCRATCH_LENGTH = 57;
+
+/**
+ * Layout of one agent's neighbour sums (x, y, z, count per rule) wherever they are kept: in the
+ * scratch array at SUMS, or in the symmetric sweep's accumulator slots (which stop before flee:
+ * flee needs predators, and the symmetric sweep runs without them).
+ */
+export const SUM_SEP = 0;
+export const SUM_ALI = 4;
+export const SUM_COH = 8;
+export const SUM_FLEE = 12;
+export const SUM_LENGTH = 16;

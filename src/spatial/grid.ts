@@ -195,7 +195,9 @@ export class UniformGrid {
    * (kx, ky, kz) cells of (cx, cy, cz), each cell once (also in periodic worlds smaller than
    * the reach). Runs of adjacent keys merge into one range. When `shifts` is given, it gets per
    * range the (x, y, z) offset to add to a candidate's position to bring it next to the query
-   * cell across a periodic seam (0 where no seam is crossed). Returns the number of ranges.
+   * cell across a periodic seam (0 where no seam is crossed). Ranges come in increasing start
+   * order, so every kernel visits a cell's neighbours in increasing sorted index (the order the
+   * symmetric sweep adds pair terms in: see backends/cpu/symmetric.ts). Returns the number of ranges.
    */
   cellRanges(
     cx: number,
@@ -239,6 +241,7 @@ export class UniformGrid {
         }
       }
     }
+    sortRanges(this.acc.n, out, shifts);
     return this.acc.n;
   }
 
@@ -295,5 +298,34 @@ export class UniformGrid {
     const n = this.n[a];
     if (2 * k + 1 >= n) return n - 1;
     return this.wrap ? c + k : Math.min(n - 1, c + k);
+  }
+}
+
+/** Insertion sort of n [start, end) ranges (and their shifts) by start; n is at most 27 or so. */
+function sortRanges(n: number, out: Int32Array, shifts: Float64Array | null): void {
+  for (let a = 1; a < n; a++) {
+    const s = out[2 * a];
+    if (s >= out[2 * a - 2]) continue;
+    const e = out[2 * a + 1];
+    const sx = shifts === null ? 0 : shifts[3 * a];
+    const sy = shifts === null ? 0 : shifts[3 * a + 1];
+    const sz = shifts === null ? 0 : shifts[3 * a + 2];
+    let b = a;
+    for (; b > 0 && out[2 * b - 2] > s; b--) {
+      out[2 * b] = out[2 * b - 2];
+      out[2 * b + 1] = out[2 * b - 1];
+      if (shifts !== null) {
+        shifts[3 * b] = shifts[3 * b - 3];
+        shifts[3 * b + 1] = shifts[3 * b - 2];
+        shifts[3 * b + 2] = shifts[3 * b - 1];
+      }
+    }
+    out[2 * b] = s;
+    out[2 * b + 1] = e;
+    if (shifts !== null) {
+      shifts[3 * b] = sx;
+      shifts[3 * b + 1] = sy;
+      shifts[3 * b + 2] = sz;
+    }
   }
 }

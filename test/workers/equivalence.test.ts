@@ -36,6 +36,12 @@ const SCENARIOS: Record<string, FlockOptions> = {
     laser: { enabled: true, killWidth: 1e4 },
   },
   'lindqvist (wrap, all pairs)': { preset: 'lindqvist', prey: 301 },
+  // large enough for the cpu backend's symmetric sweep (asserted below): same bytes as gathering
+  'reynolds, periodic, 20k agents (cpu: symmetric sweep)': {
+    preset: 'reynolds',
+    prey: 20011,
+    world: { x: 100, y: 100, z: 200, boundary: 'wrap' },
+  },
   'morton cell order, clamp boundary, obstacles': {
     preset: 'reynolds',
     prey: 577,
@@ -53,6 +59,7 @@ for (const [name, options] of Object.entries(SCENARIOS)) {
       ref.stepSync(s < 4 ? 1 : 4); // single steps, then batches of 4
       hashes.push(ref.stateHash());
     }
+    if (name.includes('symmetric sweep')) assert.equal(ref.info().pairs, 'symmetric');
     for (const threads of THREADS) {
       const f = await workersFlock(threads);
       await f.reset(structuredClone(ref.params));

@@ -5,6 +5,7 @@ import { type FlockState, PREDATOR } from '../../state/layout.ts';
 import type { BackendInfo, StepTiming, SyncBackend } from '../types.ts';
 import { type WasmKernel, wasmScratchBytes, wasmUnsupportedReason } from '../wasm/kernel.ts';
 import { createScratch, type KernelScratch, stepRange } from './kernel.ts';
+import { SymmetricSweep } from './symmetric.ts';
 
 const now = () => performance.now();
 
@@ -42,6 +43,8 @@ export class CpuBackend implements SyncBackend {
   private predators = false;
   private readonly grid = new UniformGrid();
   private scratch: KernelScratch | null = null;
+  private readonly symmetric = new SymmetricSweep();
+  private symmetricRan = false;
   private readonly timing: StepTiming = { grid: 0, neighbours: 0, total: 0 };
   private readonly wasm: WasmKernel | null;
   private useWasm = false;
@@ -69,6 +72,7 @@ export class CpuBackend implements SyncBackend {
     this.c = deriveConstants(p, this.predators);
     this.grid.configure(gridConfigFor(p, this.c, state.capacity));
     this.scratch = createScratch(this.c, this.grid);
+    this.symmetric.configure(this.c, this.grid, this.scratch, state.capacity, this.predators);
   }
 
   stepSync(state: FlockState, n: number): void {
@@ -88,7 +92,10 @@ export class CpuBackend implements SyncBackend {
       const t1 = now();
       if (this.useWasm)
         this.wasm!.stepRange(c, this.grid, state.front, state.back, inGrid, 0, inGrid, this.scratch!);
-      else stepRange(c, this.grid, state.front, state.back, 0, inGrid, this.scratch!);
+      else {
+        this.symmetricRan = this.symmetric.run(c, this.grid, state.front, state.back, inGrid, this.scratch!);
+        if (!this.symmetricRan) stepRange(c, this.grid, state.front, state.back, 0, inGrid, this.scratch!);
+      }
       state.current = (state.current ^ 1) as 0 | 1;
       state.stepCount = state.stepCount + 1;
       const t2 = now();
@@ -111,9 +118,15 @@ export class CpuBackend implements SyncBackend {
       g.cursor.byteLength +
       (g.rank?.byteLength ?? 0) +
       (s ? s.ranges.byteLength + s.shifts.byteLength + s.v.byteLength : 0) +
+      (this.useWasm ? 0 : this.symmetric.bytes) +
       // the WebAssembly kernel keeps its own copy of the sorted agents and cell starts
       (this.useWasm ? wasmScratchBytes(g.keys.length, g.nCells) : 0);
-    return { kernel: this.kernel, threads: 1, indexBytes };
+    return {
+      kernel: this.kernel,
+      threads: 1,
+      indexBytes,
+      ...(this.useWasm ? {} : { pairs: this.symmetricRan ? ('symmetric' as const) : ('gather' as const) }),
+    };
   }
 
   lastTiming(): StepTiming {

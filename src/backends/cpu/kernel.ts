@@ -1,40 +1,11 @@
-import { applyBoundary } from '../../rules/boundary.ts';
 import type { RuleConstants } from '../../rules/constants.ts';
-import { offsetFromLine, repelFromLine } from '../../rules/laser.ts';
-import { avoidObstacles, resolveObstacleCollision } from '../../rules/obstacles.ts';
-import {
-  ACC,
-  ALI,
-  AVOID,
-  COH,
-  FLEE,
-  LIM,
-  NEW,
-  POS,
-  REPEL,
-  SCRATCH_LENGTH,
-  SEP,
-  TMP,
-  VEL,
-} from '../../rules/scratch.ts';
-import {
-  allocateByPriority,
-  clampSpeedAt,
-  normalizeAt,
-  scaleAt,
-  steerAt,
-  truncateAt,
-} from '../../rules/steer.ts';
+import { SCRATCH_LENGTH, SUM_ALI, SUM_COH, SUM_FLEE, SUM_SEP, SUMS } from '../../rules/scratch.ts';
 import type { UniformGrid } from '../../spatial/grid.ts';
 import { type Half, PREY } from '../../state/layout.ts';
-
-const PRIORITY = [AVOID, REPEL, FLEE, SEP, ALI, COH];
-const WEIGHTED = [SEP, ALI, COH, FLEE, AVOID, REPEL];
+import { U2, U3, updateAgent } from './agent-update.ts';
 
 /** Deterministic direction used to separate two agents at the same point (antisymmetric in ids). */
-const COINCIDENT_EPS = 1e-4;
-const U3 = [0.6, 0.64, 0.48];
-const U2 = [0.6, 0.8, 0];
+export const COINCIDENT_EPS = 1e-4;
 
 /** Per-thread scratch: allocated once, reused every step. */
 export interface KernelScratch {
@@ -84,10 +55,14 @@ export function createScratch(c: RuleConstants, grid: UniformGrid): KernelScratc
 }
 
 /**
- * The fused step for sorted agents [begin, end): each neighbour candidate is read once and
- * feeds every rule; then combine, clamp, integrate, collide, apply the boundary, and write the
- * next state into `dst` at the same index. Reads only `src` (the previous state in cell order),
- * so any split of the range across threads gives the same bytes.
+ * The fused step for sorted agents [begin, end), gathering: each agent reads its neighbour
+ * candidates once, every rule feeds on them, then `updateAgent` integrates it into `dst` at the
+ * same index. Reads only `src` (the previous state in cell order), so any split of the range
+ * across threads gives the same bytes.
+ *
+ * Pair terms are computed exactly as the symmetric sweep (symmetric.ts) computes them, from the
+ * lower index's side and negated for the higher one, and each agent sums its neighbours in
+ * increasing index (cellRanges returns ranges sorted): so both kernels give the same bits.
  */
 export function stepRange(
   c: RuleConstants,
@@ -112,12 +87,10 @@ export function stepRange(
   const minImagePred = grid.needsMinimumImage(reach[3], reach[4], reach[5]);
   let wrap = false;
   const checkKind = c.predatorsPresent;
-  const dims2 = c.dims === 2;
-  const U = dims2 ? U2 : U3;
+  const U = c.dims === 2 ? U2 : U3;
   const preyReach2 = c.preyReach * c.preyReach;
   const { sepR2, aliR2, cohR2, fleeR2, killR2, predVisionR2, fovCos, sepFall, aliFall, cohFall } = c;
   const useFov = fovCos > -1;
-  const weights = c.weights;
   const nx = grid.n[0];
   const ny = grid.n[1];
   let lastCell = -1;
@@ -167,15 +140,31 @@ export function stepRange(
     const idI = id[i];
 
     if (ki === PREY) {
-      for (let r = 0; r < nr; r++) {
-        const e = ranges[2 * r + 1];
-        const ox = xi - shifts[3 * r];
-        const oy = yi - shifts[3 * r + 1];
-        const oz = zi - shifts[3 * r + 2];
-        for (let j = ranges[2 * r]; j < e; j++) {
-          let dx = px[j] - ox;
-          let dy = py[j] - oy;
-          let dz = pz[j] - oz;
+      // Each range splits at i: candidates below i take the pair's displacement as the lower
+      // agent computes it (d = (p_j + shift) - p_i), those above as i computes it
+      // (d = p_j - (p_i - shift)); written d = (p_j + a) - b with per-segment a, b.
+      for (let seg = 0; seg < 2 * nr; seg++) {
+        const r = seg >> 1;
+        const lower = (seg & 1) === 0;
+        const rs = ranges[2 * r];
+        const re = ranges[2 * r + 1];
+        const split = rs > i ? rs : re < i ? re : i;
+        const jb = lower ? rs : split;
+        const e = lower ? split : re;
+        if (jb >= e) continue;
+        const shx = shifts[3 * r];
+        const shy = shifts[3 * r + 1];
+        const shz = shifts[3 * r + 2];
+        const aX = lower ? shx : 0;
+        const aY = lower ? shy : 0;
+        const aZ = lower ? shz : 0;
+        const bX = lower ? xi : xi - shx;
+        const bY = lower ? yi : yi - shy;
+        const bZ = lower ? zi : zi - shz;
+        for (let j = jb; j < e; j++) {
+          let dx = px[j] + aX - bX;
+          let dy = py[j] + aY - bY;
+          let dz = pz[j] + aZ - bZ;
           if (wrap) {
             if (dx > hx) dx -= Lx;
             else if (dx < -hx) dx += Lx;
@@ -259,128 +248,22 @@ export function stepRange(
       }
     }
 
-    // --- rule vectors (helpers work on the scratch array: no boxed numbers, no allocation) ---
-    s.fill(0, 0, ACC + 3);
-    s[POS] = xi;
-    s[POS + 1] = yi;
-    s[POS + 2] = zi;
-    s[VEL] = uxi;
-    s[VEL + 1] = uyi;
-    s[VEL + 2] = uzi;
-    if (c.nObstacles > 0) avoidObstacles(c, s, AVOID);
-    if (ki === PREY) {
-      s[LIM] = c.minSpeed;
-      s[LIM + 1] = c.maxSpeed;
-      s[LIM + 2] = c.maxForce;
-      s[LIM + 3] = c.maxAccel;
-      if (sn > 0) {
-        s[SEP] = sx / sn;
-        s[SEP + 1] = sy / sn;
-        s[SEP + 2] = sz / sn;
-        setRule(s, SEP, c.sepNorm, c.reynolds, weights, 0);
-      }
-      if (an > 0) {
-        s[ALI] = ax / an;
-        s[ALI + 1] = ay / an;
-        s[ALI + 2] = az / an;
-        if (c.reynolds) steerAt(s, ALI, c.aliNorm);
-        else {
-          if (c.aliNorm) normalizeAt(s, ALI);
-          if (c.aliRelative) {
-            s[ALI] -= uxi;
-            s[ALI + 1] -= uyi;
-            s[ALI + 2] -= uzi;
-          }
-        }
-        scaleAt(s, ALI, weights, 1);
-      }
-      if (qn > 0) {
-        s[COH] = qx / qn;
-        s[COH + 1] = qy / qn;
-        s[COH + 2] = qz / qn;
-        setRule(s, COH, c.cohNorm, c.reynolds, weights, 2);
-      }
-      if (fn > 0) {
-        s[FLEE] = fx / fn;
-        s[FLEE + 1] = fy / fn;
-        s[FLEE + 2] = fz / fn;
-        setRule(s, FLEE, c.reynolds, c.reynolds, weights, 3);
-      }
-      if (c.laser) repelFromLine(c, s, REPEL, TMP);
-      if (dims2) for (let o = 2; o < ACC; o += 3) s[o] = 0;
-      if (c.priority) allocateByPriority(s, PRIORITY, ACC);
-      else {
-        for (let w = 0; w < WEIGHTED.length; w++) {
-          const o = WEIGHTED[w];
-          s[ACC] += s[o];
-          s[ACC + 1] += s[o + 1];
-          s[ACC + 2] += s[o + 2];
-        }
-        truncateAt(s, ACC, LIM + 3);
-      }
-    } else {
-      s[LIM] = Math.min(c.minSpeed, c.predSpeed);
-      s[LIM + 1] = c.predSpeed;
-      s[LIM + 2] = c.predAccel;
-      s[LIM + 3] = c.predAccel;
-      // chase the centre of the prey in sight (confusion effect), else cruise on
-      if (qn > 0) {
-        s[COH] = qx / qn;
-        s[COH + 1] = qy / qn;
-        s[COH + 2] = qz / qn;
-      } else {
-        s[COH] = speedI > 0 ? uxi : 1;
-        s[COH + 1] = speedI > 0 ? uyi : 0;
-        s[COH + 2] = speedI > 0 ? uzi : 0;
-      }
-      if (dims2) s[COH + 2] = 0;
-      steerAt(s, COH, true);
-      s[ACC] = s[COH] + s[AVOID];
-      s[ACC + 1] = s[COH + 1] + s[AVOID + 1];
-      s[ACC + 2] = dims2 ? 0 : s[COH + 2] + s[AVOID + 2];
-      truncateAt(s, ACC, LIM + 3);
-      if (c.laser) {
-        offsetFromLine(c, s, TMP);
-        if (s[TMP + 3] < c.laserKill2) killed = true;
-      }
-    }
-
-    // --- integrate ----------------------------------------------------------------------
-    const dt = c.dt;
-    s[NEW + 3] = uxi + s[ACC] * dt;
-    s[NEW + 4] = uyi + s[ACC + 1] * dt;
-    s[NEW + 5] = dims2 ? 0 : uzi + s[ACC + 2] * dt;
-    clampSpeedAt(s, NEW + 3, U);
-    s[NEW] = xi + s[NEW + 3] * dt;
-    s[NEW + 1] = yi + s[NEW + 4] * dt;
-    s[NEW + 2] = zi + s[NEW + 5] * dt;
-    applyBoundary(c, 0, s, NEW);
-    applyBoundary(c, 1, s, NEW);
-    if (!dims2) applyBoundary(c, 2, s, NEW);
-    if (c.nObstacles > 0) resolveObstacleCollision(c, s, NEW);
-
-    dst.px[i] = s[NEW];
-    dst.py[i] = s[NEW + 1];
-    dst.pz[i] = s[NEW + 2];
-    dst.vx[i] = s[NEW + 3];
-    dst.vy[i] = s[NEW + 4];
-    dst.vz[i] = s[NEW + 5];
-    dst.id[i] = idI;
-    dst.kind[i] = ki;
-    dst.alive[i] = killed ? 0 : 1;
+    s[SUMS + SUM_SEP] = sx;
+    s[SUMS + SUM_SEP + 1] = sy;
+    s[SUMS + SUM_SEP + 2] = sz;
+    s[SUMS + SUM_SEP + 3] = sn;
+    s[SUMS + SUM_ALI] = ax;
+    s[SUMS + SUM_ALI + 1] = ay;
+    s[SUMS + SUM_ALI + 2] = az;
+    s[SUMS + SUM_ALI + 3] = an;
+    s[SUMS + SUM_COH] = qx;
+    s[SUMS + SUM_COH + 1] = qy;
+    s[SUMS + SUM_COH + 2] = qz;
+    s[SUMS + SUM_COH + 3] = qn;
+    s[SUMS + SUM_FLEE] = fx;
+    s[SUMS + SUM_FLEE + 1] = fy;
+    s[SUMS + SUM_FLEE + 2] = fz;
+    s[SUMS + SUM_FLEE + 3] = fn;
+    updateAgent(c, s, s, SUMS, i, src, dst, killed);
   }
-}
-
-/** One averaged rule vector (already in s[o..]): direct (optionally unit) or Reynolds steering; then weighted. */
-function setRule(
-  s: Float64Array,
-  o: number,
-  norm: boolean,
-  reynolds: boolean,
-  w: Float64Array,
-  k: number,
-): void {
-  if (reynolds) steerAt(s, o, norm);
-  else if (norm) normalizeAt(s, o);
-  scaleAt(s, o, w, k);
 }

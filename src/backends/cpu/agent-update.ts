@@ -1,0 +1,174 @@
+import { applyBoundary } from '../../rules/boundary.ts';
+import type { RuleConstants } from '../../rules/constants.ts';
+import { offsetFromLine, repelFromLine } from '../../rules/laser.ts';
+import { avoidObstacles, resolveObstacleCollision } from '../../rules/obstacles.ts';
+import {
+  ACC,
+  ALI,
+  AVOID,
+  COH,
+  FLEE,
+  LIM,
+  NEW,
+  POS,
+  REPEL,
+  SEP,
+  SUM_ALI,
+  SUM_COH,
+  SUM_FLEE,
+  SUM_SEP,
+  TMP,
+  VEL,
+} from '../../rules/scratch.ts';
+import {
+  allocateByPriority,
+  clampSpeedAt,
+  normalizeAt,
+  scaleAt,
+  steerAt,
+  truncateAt,
+} from '../../rules/steer.ts';
+import { type Half, PREY } from '../../state/layout.ts';
+
+const PRIORITY = [AVOID, REPEL, FLEE, SEP, ALI, COH];
+const WEIGHTED = [SEP, ALI, COH, FLEE, AVOID, REPEL];
+
+/** Unit vectors along which coincident agents are pushed apart (3D, 2D). */
+export const U3 = [0.6, 0.64, 0.48];
+export const U2 = [0.6, 0.8, 0];
+
+/**
+ * Everything after the neighbour pass for agent i of `src`: average the neighbour sums
+ * (`sums[o + SUM_*]`), turn them into rule vectors, add obstacles and the laser, combine, clamp,
+ * integrate, collide, apply the boundary, and write the next state into `dst` at index i.
+ * `killed`: a predator (or the laser) touched the agent this step. Flee sums are read only when
+ * predators are present (the symmetric sweep's slots have none).
+ */
+export function updateAgent(
+  c: RuleConstants,
+  s: Float64Array,
+  sums: Float64Array,
+  o: number,
+  i: number,
+  src: Half,
+  dst: Half,
+  killed: boolean,
+): void {
+  const uxi = src.vx[i];
+  const uyi = src.vy[i];
+  const uzi = src.vz[i];
+  const ki = src.kind[i];
+  const dims2 = c.dims === 2;
+  const weights = c.weights;
+  for (let k = 0; k < ACC + 3; k++) s[k] = 0; // (a loop: fill() is a builtin call per agent)
+  s[POS] = src.px[i];
+  s[POS + 1] = src.py[i];
+  s[POS + 2] = src.pz[i];
+  s[VEL] = uxi;
+  s[VEL + 1] = uyi;
+  s[VEL + 2] = uzi;
+  if (c.nObstacles > 0) avoidObstacles(c, s, AVOID);
+  if (ki === PREY) {
+    s[LIM] = c.minSpeed;
+    s[LIM + 1] = c.maxSpeed;
+    s[LIM + 2] = c.maxForce;
+    s[LIM + 3] = c.maxAccel;
+    if (average(s, SEP, sums, o + SUM_SEP)) setRule(s, SEP, c.sepNorm, c.reynolds, weights, 0);
+    if (average(s, ALI, sums, o + SUM_ALI)) {
+      if (c.reynolds) steerAt(s, ALI, c.aliNorm);
+      else {
+        if (c.aliNorm) normalizeAt(s, ALI);
+        if (c.aliRelative) {
+          s[ALI] -= uxi;
+          s[ALI + 1] -= uyi;
+          s[ALI + 2] -= uzi;
+        }
+      }
+      scaleAt(s, ALI, weights, 1);
+    }
+    if (average(s, COH, sums, o + SUM_COH)) setRule(s, COH, c.cohNorm, c.reynolds, weights, 2);
+    if (c.predatorsPresent && average(s, FLEE, sums, o + SUM_FLEE))
+      setRule(s, FLEE, c.reynolds, c.reynolds, weights, 3);
+    if (c.laser) repelFromLine(c, s, REPEL, TMP);
+    if (dims2) for (let k = 2; k < ACC; k += 3) s[k] = 0;
+    if (c.priority) allocateByPriority(s, PRIORITY, ACC);
+    else {
+      for (let w = 0; w < WEIGHTED.length; w++) {
+        const k = WEIGHTED[w];
+        s[ACC] += s[k];
+        s[ACC + 1] += s[k + 1];
+        s[ACC + 2] += s[k + 2];
+      }
+      truncateAt(s, ACC, LIM + 3);
+    }
+  } else {
+    const speed = Math.sqrt(uxi * uxi + uyi * uyi + uzi * uzi);
+    s[LIM] = Math.min(c.minSpeed, c.predSpeed);
+    s[LIM + 1] = c.predSpeed;
+    s[LIM + 2] = c.predAccel;
+    s[LIM + 3] = c.predAccel;
+    // chase the centre of the prey in sight (confusion effect), else cruise on
+    if (!average(s, COH, sums, o + SUM_COH)) {
+      s[COH] = speed > 0 ? uxi : 1;
+      s[COH + 1] = speed > 0 ? uyi : 0;
+      s[COH + 2] = speed > 0 ? uzi : 0;
+    }
+    if (dims2) s[COH + 2] = 0;
+    steerAt(s, COH, true);
+    s[ACC] = s[COH] + s[AVOID];
+    s[ACC + 1] = s[COH + 1] + s[AVOID + 1];
+    s[ACC + 2] = dims2 ? 0 : s[COH + 2] + s[AVOID + 2];
+    truncateAt(s, ACC, LIM + 3);
+    if (c.laser) {
+      offsetFromLine(c, s, TMP);
+      if (s[TMP + 3] < c.laserKill2) killed = true;
+    }
+  }
+
+  const dt = c.dt;
+  s[NEW + 3] = uxi + s[ACC] * dt;
+  s[NEW + 4] = uyi + s[ACC + 1] * dt;
+  s[NEW + 5] = dims2 ? 0 : uzi + s[ACC + 2] * dt;
+  clampSpeedAt(s, NEW + 3, dims2 ? U2 : U3);
+  s[NEW] = s[POS] + s[NEW + 3] * dt;
+  s[NEW + 1] = s[POS + 1] + s[NEW + 4] * dt;
+  s[NEW + 2] = s[POS + 2] + s[NEW + 5] * dt;
+  applyBoundary(c, 0, s, NEW);
+  applyBoundary(c, 1, s, NEW);
+  if (!dims2) applyBoundary(c, 2, s, NEW);
+  if (c.nObstacles > 0) resolveObstacleCollision(c, s, NEW);
+
+  dst.px[i] = s[NEW];
+  dst.py[i] = s[NEW + 1];
+  dst.pz[i] = s[NEW + 2];
+  dst.vx[i] = s[NEW + 3];
+  dst.vy[i] = s[NEW + 4];
+  dst.vz[i] = s[NEW + 5];
+  dst.id[i] = src.id[i];
+  dst.kind[i] = ki;
+  dst.alive[i] = killed ? 0 : 1;
+}
+
+/** s[v..v+2] = the mean of the sums at sums[k..k+2] (count at k+3); false (and untouched) if none. */
+function average(s: Float64Array, v: number, sums: Float64Array, k: number): boolean {
+  const n = sums[k + 3];
+  if (n === 0) return false;
+  s[v] = sums[k] / n;
+  s[v + 1] = sums[k + 1] / n;
+  s[v + 2] = sums[k + 2] / n;
+  return true;
+}
+
+/** One averaged rule vector (already in s[o..]): direct (optionally unit) or Reynolds steering; then weighted. */
+function setRule(
+  s: Float64Array,
+  o: number,
+  norm: boolean,
+  reynolds: boolean,
+  w: Float64Array,
+  k: number,
+): void {
+  if (reynolds) steerAt(s, o, norm);
+  else if (norm) normalizeAt(s, o);
+  scaleAt(s, o, w, k);
+}

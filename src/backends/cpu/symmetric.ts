@@ -1,0 +1,259 @@
+import type { RuleConstants } from '../../rules/constants.ts';
+import type { UniformGrid } from '../../spatial/grid.ts';
+import type { Half } from '../../state/layout.ts';
+import { U2, U3, updateAgent } from './agent-update.ts';
+import { COINCIDENT_EPS, type KernelScratch } from './kernel.ts';
+
+/** Doubles per accumulator slot: separation, alignment, cohesion (x, y, z, count each). */
+const STRIDE = 12;
+/** Accumulator memory may not exceed this many bytes per agent of capacity. */
+const BYTES_PER_AGENT = 24;
+
+/**
+ * The single-thread step that evaluates each neighbour pair once, for both agents.
+ *
+ * Agents are swept in sorted (cell) order. Agent i looks only at candidates j > i: a pair's terms
+ * go into i's running sums and into j's accumulator slot, which collects every contribution
+ * from agents below j by the time the sweep reaches it. Agent i is complete once its own
+ * candidates are done, so it is integrated at once and its slot recycled.
+ *
+ * Memory: only agents ahead of the sweep hold a slot. With linear cell order, partners lie less
+ * than (k + 1) slabs of the slowest axis ahead (k = the reach in cells), so a ring of W slots
+ * indexed by j mod W serves them; across the periodic seam of that axis, the last k slabs'
+ * agents are partners of the first slabs' and keep a slot ("tail") for the whole sweep.
+ * About 4 B/agent at 1M agents, 11 at 100k in the standard scenario; when a step needs more than
+ * the reserve, `run` returns false and the caller runs the gathering kernel instead.
+ *
+ * Bits: contributions reach each agent in increasing partner index (slots from the sweep, then
+ * its own candidates in sorted ranges), the gathering kernel sums in that order too and computes
+ * each pair's displacement from the lower agent's side, and negation is exact: both kernels
+ * produce the same bytes. Not used with predators (asymmetric terms), a field of view, Morton
+ * order or worlds narrower than the reach (minimum image per pair).
+ */
+export class SymmetricSweep {
+  private acc = new Float64Array(0);
+  /** Per range of the current cell: mask and offset that map a candidate index to its slot. */
+  private mask = new Int32Array(0);
+  private base = new Int32Array(0);
+  private eligible = false;
+  /** Slowest axis with more than one cell: 2 (z), or 1 (y) in flat worlds. */
+  private axis = 2;
+
+  /**
+   * Decide whether the sweep applies to these constants and this grid, and reserve its memory
+   * (outside the step). `predators`: any predator alive. `slots`: accumulator slots to reserve
+   * (default: 24 bytes per agent of capacity).
+   */
+  configure(
+    c: RuleConstants,
+    grid: UniformGrid,
+    scratch: KernelScratch,
+    capacity: number,
+    predators: boolean,
+    slots = Math.floor((capacity * BYTES_PER_AGENT) / (8 * STRIDE)),
+  ): void {
+    const r = scratch.reach;
+    this.axis = grid.n[2] > 1 ? 2 : 1;
+    this.eligible =
+      !predators &&
+      !c.predatorsPresent &&
+      !(c.fovCos > -1) &&
+      grid.rank === null &&
+      grid.n[this.axis] > 1 &&
+      !grid.needsMinimumImage(r[0], r[1], grid.dimensions === 2 ? -1 : r[2]);
+    if (!this.eligible) {
+      this.acc = new Float64Array(0);
+      return;
+    }
+    if (this.acc.length !== slots * STRIDE) this.acc = new Float64Array(slots * STRIDE);
+    const maxRanges = scratch.ranges.length >> 1;
+    if (this.mask.length < maxRanges) {
+      this.mask = new Int32Array(maxRanges);
+      this.base = new Int32Array(maxRanges);
+    }
+  }
+
+  /** Bytes held by the accumulators (for Flock.info()). */
+  get bytes(): number {
+    return this.acc.byteLength + this.mask.byteLength + this.base.byteLength;
+  }
+
+  /**
+   * Step sorted agents [0, count) of `src` into `dst`. Returns false, having written nothing,
+   * when the sweep does not apply or this step's window needs more slots than reserved.
+   */
+  run(
+    c: RuleConstants,
+    grid: UniformGrid,
+    src: Half,
+    dst: Half,
+    count: number,
+    scratch: KernelScratch,
+  ): boolean {
+    if (!this.eligible || count === 0) return false;
+    const { cellStart, nCells } = grid;
+    const nx = grid.n[0];
+    const ny = grid.n[1];
+    const reach = scratch.reach;
+    const a = this.axis;
+    const stride = a === 2 ? nx * ny : nx;
+    const k = reach[a];
+    // Window: the most agents between a cell's first agent and its farthest non-seam partner.
+    const dk = (k + 1) * stride;
+    let window = 1;
+    for (let cell = 0; cell < nCells; cell++) {
+      const ahead = cellStart[cell + dk < nCells ? cell + dk : nCells] - cellStart[cell];
+      if (ahead > window) window = ahead;
+    }
+    let ring = 1;
+    while (ring < window) ring *= 2;
+    const tailCell = grid.wrap ? (grid.n[a] - k) * stride : nCells;
+    const tailStart = cellStart[tailCell];
+    const slots = ring + (count - tailStart);
+    if (slots * STRIDE > this.acc.length) return false;
+    this.acc.fill(0, 0, slots * STRIDE);
+    this.sweep(c, grid, src, dst, ring, tailStart, scratch);
+    return true;
+  }
+
+  private sweep(
+    c: RuleConstants,
+    grid: UniformGrid,
+    src: Half,
+    dst: Half,
+    ring: number,
+    tailStart: number,
+    scratch: KernelScratch,
+  ): void {
+    const { px, py, pz, vx, vy, vz, id } = src;
+    const { ranges, shifts, v: s, reach } = scratch;
+    const A = this.acc;
+    const rangeMask = this.mask;
+    const rangeBase = this.base;
+    const ringMask = ring - 1;
+    const U = c.dims === 2 ? U2 : U3;
+    const reach2 = c.preyReach * c.preyReach;
+    const { sepR2, aliR2, cohR2, sepFall, aliFall, cohFall } = c;
+    const { cellStart, nCells } = grid;
+    const nx = grid.n[0];
+    const ny = grid.n[1];
+
+    for (let cell = 0; cell < nCells; cell++) {
+      const cs = cellStart[cell];
+      const ce = cellStart[cell + 1];
+      if (cs === ce) continue;
+      const cx = cell % nx;
+      const cy = ((cell - cx) / nx) % ny;
+      const cz = (cell - cx - nx * cy) / (nx * ny);
+      const nr = grid.cellRanges(cx, cy, cz, reach[0], reach[1], reach[2], ranges, shifts);
+      for (let r = 0; r < nr; r++) {
+        const tail = ranges[2 * r] >= tailStart;
+        rangeMask[r] = tail ? -1 : ringMask;
+        rangeBase[r] = tail ? ring - tailStart : 0;
+      }
+      for (let i = cs; i < ce; i++) {
+        const xi = px[i];
+        const yi = py[i];
+        const zi = pz[i];
+        const uxi = vx[i];
+        const uyi = vy[i];
+        const uzi = vz[i];
+        const idI = id[i];
+        const oi = (i >= tailStart ? i - tailStart + ring : i & ringMask) * STRIDE;
+        // what the agents below i have contributed
+        let sx = A[oi],
+          sy = A[oi + 1],
+          sz = A[oi + 2],
+          sn = A[oi + 3];
+        let ax = A[oi + 4],
+          ay = A[oi + 5],
+          az = A[oi + 6],
+          an = A[oi + 7];
+        let qx = A[oi + 8],
+          qy = A[oi + 9],
+          qz = A[oi + 10],
+          qn = A[oi + 11];
+        for (let r = 0; r < nr; r++) {
+          const e = ranges[2 * r + 1];
+          let j = ranges[2 * r];
+          if (j <= i) j = i + 1;
+          if (j >= e) continue;
+          const ox = xi - shifts[3 * r];
+          const oy = yi - shifts[3 * r + 1];
+          const oz = zi - shifts[3 * r + 2];
+          const m = rangeMask[r];
+          const b = rangeBase[r];
+          for (; j < e; j++) {
+            let dx = px[j] - ox;
+            let dy = py[j] - oy;
+            let dz = pz[j] - oz;
+            let d2 = dx * dx + dy * dy + dz * dz;
+            if (d2 >= reach2) continue;
+            if (d2 === 0) {
+              const sgn = idI < id[j] ? COINCIDENT_EPS : -COINCIDENT_EPS;
+              dx = U[0] * sgn;
+              dy = U[1] * sgn;
+              dz = U[2] * sgn;
+              d2 = COINCIDENT_EPS * COINCIDENT_EPS;
+            }
+            const oj = ((j & m) + b) * STRIDE;
+            // j's terms are i's negated (its displacement is -d); alignment takes i's velocity
+            if (d2 < sepR2) {
+              const w = sepFall === 0 ? 1 : sepFall === 1 ? 1 / Math.sqrt(d2) : 1 / d2;
+              const tx = dx * w;
+              const ty = dy * w;
+              const tz = dz * w;
+              sx -= tx;
+              sy -= ty;
+              sz -= tz;
+              sn++;
+              A[oj] += tx;
+              A[oj + 1] += ty;
+              A[oj + 2] += tz;
+              A[oj + 3]++;
+            }
+            if (d2 < aliR2) {
+              const w = aliFall === 0 ? 1 : aliFall === 1 ? 1 / Math.sqrt(d2) : 1 / d2;
+              ax += vx[j] * w;
+              ay += vy[j] * w;
+              az += vz[j] * w;
+              an++;
+              A[oj + 4] += uxi * w;
+              A[oj + 5] += uyi * w;
+              A[oj + 6] += uzi * w;
+              A[oj + 7]++;
+            }
+            if (d2 < cohR2) {
+              const w = cohFall === 0 ? 1 : cohFall === 1 ? 1 / Math.sqrt(d2) : 1 / d2;
+              const tx = dx * w;
+              const ty = dy * w;
+              const tz = dz * w;
+              qx += tx;
+              qy += ty;
+              qz += tz;
+              qn++;
+              A[oj + 8] -= tx;
+              A[oj + 9] -= ty;
+              A[oj + 10] -= tz;
+              A[oj + 11]++;
+            }
+          }
+        }
+        A[oi] = sx;
+        A[oi + 1] = sy;
+        A[oi + 2] = sz;
+        A[oi + 3] = sn;
+        A[oi + 4] = ax;
+        A[oi + 5] = ay;
+        A[oi + 6] = az;
+        A[oi + 7] = an;
+        A[oi + 8] = qx;
+        A[oi + 9] = qy;
+        A[oi + 10] = qz;
+        A[oi + 11] = qn;
+        updateAgent(c, s, A, oi, i, src, dst, false);
+        A.fill(0, oi, oi + STRIDE); // the slot serves agent i + ring next
+      }
+    }
+  }
+}
