@@ -140,21 +140,24 @@ export function stepRange(
     const idI = id[i];
 
     if (ki === PREY) {
-      // Each range splits at i: candidates below i take the pair's displacement as the lower
-      // agent computes it (d = (p_j + shift) - p_i), those above as i computes it
-      // (d = p_j - (p_i - shift)); written d = (p_j + a) - b with per-segment a, b.
-      for (let seg = 0; seg < 2 * nr; seg++) {
-        const r = seg >> 1;
-        const lower = (seg & 1) === 0;
+      // A range across a periodic seam splits at i: candidates below i take the pair's
+      // displacement as the lower agent computes it (d = (p_j + shift) - p_i), those above as i
+      // computes it (d = p_j - (p_i - shift)); written d = (p_j + a) - b. Without a shift both
+      // are p_j - p_i, and the range is one segment.
+      for (let r = 0, upper: boolean = false; r < nr; ) {
         const rs = ranges[2 * r];
         const re = ranges[2 * r + 1];
-        const split = rs > i ? rs : re < i ? re : i;
-        const jb = lower ? rs : split;
-        const e = lower ? split : re;
-        if (jb >= e) continue;
         const shx = shifts[3 * r];
         const shy = shifts[3 * r + 1];
         const shz = shifts[3 * r + 2];
+        const split = rs > i ? rs : re < i ? re : i;
+        const whole = shx === 0 && shy === 0 && shz === 0;
+        const lower: boolean = !whole && !upper;
+        const jb = lower || whole ? rs : split;
+        const e = lower ? split : re;
+        upper = lower;
+        if (!lower) r++;
+        if (jb >= e) continue;
         const aX = lower ? shx : 0;
         const aY = lower ? shy : 0;
         const aZ = lower ? shz : 0;

@@ -38,11 +38,15 @@ export class SymmetricSweep {
   private eligible = false;
   /** Slowest axis with more than one cell: 2 (z), or 1 (y) in flat worlds. */
   private axis = 2;
+  /** See geometry(). */
+  private ahead = 1;
+  private tailCell = 0;
 
   /**
    * Decide whether the sweep applies to these constants and this grid, and reserve its memory
-   * (outside the step). `predators`: any predator alive. `slots`: accumulator slots to reserve
-   * (default: 24 bytes per agent of capacity).
+   * (outside the step). `predators`: any predator alive. `slots`: accumulator slots to reserve;
+   * by default what a uniformly spread full flock needs with some margin (flocks that gather
+   * may need more: those steps gather instead), at most 24 bytes per agent of capacity.
    */
   configure(
     c: RuleConstants,
@@ -50,7 +54,7 @@ export class SymmetricSweep {
     scratch: KernelScratch,
     capacity: number,
     predators: boolean,
-    slots = Math.floor((capacity * BYTES_PER_AGENT) / (8 * STRIDE)),
+    slots?: number,
   ): void {
     const r = scratch.reach;
     this.axis = grid.n[2] > 1 ? 2 : 1;
@@ -64,6 +68,13 @@ export class SymmetricSweep {
     if (!this.eligible) {
       this.acc = new Float64Array(0);
       return;
+    }
+    if (slots === undefined) {
+      this.geometry(grid, r);
+      const perCell = capacity / grid.nCells;
+      const ring = nextPowerOfTwo(Math.ceil(1.2 * this.ahead * perCell));
+      const tail = Math.ceil(1.5 * (grid.nCells - this.tailCell) * perCell);
+      slots = Math.min(ring + tail, Math.floor((capacity * BYTES_PER_AGENT) / (8 * STRIDE)));
     }
     if (this.acc.length !== slots * STRIDE) this.acc = new Float64Array(slots * STRIDE);
     const maxRanges = scratch.ranges.length >> 1;
@@ -92,28 +103,34 @@ export class SymmetricSweep {
   ): boolean {
     if (!this.eligible || count === 0) return false;
     const { cellStart, nCells } = grid;
-    const nx = grid.n[0];
-    const ny = grid.n[1];
-    const reach = scratch.reach;
-    const a = this.axis;
-    const stride = a === 2 ? nx * ny : nx;
-    const k = reach[a];
+    this.geometry(grid, scratch.reach);
+    const ahead = this.ahead;
     // Window: the most agents between a cell's first agent and its farthest non-seam partner.
-    const dk = (k + 1) * stride;
     let window = 1;
     for (let cell = 0; cell < nCells; cell++) {
-      const ahead = cellStart[cell + dk < nCells ? cell + dk : nCells] - cellStart[cell];
-      if (ahead > window) window = ahead;
+      const n = cellStart[cell + ahead < nCells ? cell + ahead : nCells] - cellStart[cell];
+      if (n > window) window = n;
     }
-    let ring = 1;
-    while (ring < window) ring *= 2;
-    const tailCell = grid.wrap ? (grid.n[a] - k) * stride : nCells;
-    const tailStart = cellStart[tailCell];
+    const ring = nextPowerOfTwo(window);
+    const tailStart = cellStart[this.tailCell];
     const slots = ring + (count - tailStart);
     if (slots * STRIDE > this.acc.length) return false;
     this.acc.fill(0, 0, slots * STRIDE);
     this.sweep(c, grid, src, dst, ring, tailStart, scratch);
     return true;
+  }
+
+  /**
+   * Cells between a cell and its farthest partner cell that is not across the periodic seam of
+   * the slowest axis (a bound: (k + 1) slabs), and the first cell of the "tail" (the last k
+   * slabs, partners of the first ones across that seam; none without wrap).
+   */
+  private geometry(grid: UniformGrid, reach: Int32Array): void {
+    const a = this.axis;
+    const stride = a === 2 ? grid.n[0] * grid.n[1] : grid.n[0];
+    const k = reach[a];
+    this.ahead = (k + 1) * stride;
+    this.tailCell = grid.wrap ? (grid.n[a] - k) * stride : grid.nCells;
   }
 
   private sweep(
@@ -256,4 +273,10 @@ export class SymmetricSweep {
       }
     }
   }
+}
+
+function nextPowerOfTwo(n: number): number {
+  let p = 1;
+  while (p < n) p *= 2;
+  return p;
 }
