@@ -31,7 +31,6 @@ import {
 import { type Half, PREY } from '../../state/layout.ts';
 
 const PRIORITY = [AVOID, REPEL, FLEE, SEP, ALI, COH];
-const WEIGHTED = [SEP, ALI, COH, FLEE, AVOID, REPEL];
 
 /** Unit vectors along which coincident agents are pushed apart (3D, 2D). */
 export const U3 = [0.6, 0.64, 0.48];
@@ -59,71 +58,18 @@ export function updateAgent(
   const uzi = src.vz[i];
   const ki = src.kind[i];
   const dims2 = c.dims === 2;
-  const weights = c.weights;
-  for (let k = 0; k < ACC + 3; k++) s[k] = 0; // (a loop: fill() is a builtin call per agent)
   s[POS] = src.px[i];
   s[POS + 1] = src.py[i];
   s[POS + 2] = src.pz[i];
   s[VEL] = uxi;
   s[VEL + 1] = uyi;
   s[VEL + 2] = uzi;
-  if (c.nObstacles > 0) avoidObstacles(c, s, AVOID);
-  if (ki === PREY) {
-    s[LIM] = c.minSpeed;
-    s[LIM + 1] = c.maxSpeed;
-    s[LIM + 2] = c.maxForce;
-    s[LIM + 3] = c.maxAccel;
-    if (average(s, SEP, sums, o + SUM_SEP)) setRule(s, SEP, c.sepNorm, c.reynolds, weights, 0);
-    if (average(s, ALI, sums, o + SUM_ALI)) {
-      if (c.reynolds) steerAt(s, ALI, c.aliNorm);
-      else {
-        if (c.aliNorm) normalizeAt(s, ALI);
-        if (c.aliRelative) {
-          s[ALI] -= uxi;
-          s[ALI + 1] -= uyi;
-          s[ALI + 2] -= uzi;
-        }
-      }
-      scaleAt(s, ALI, weights, 1);
-    }
-    if (average(s, COH, sums, o + SUM_COH)) setRule(s, COH, c.cohNorm, c.reynolds, weights, 2);
-    if (c.predatorsPresent && average(s, FLEE, sums, o + SUM_FLEE))
-      setRule(s, FLEE, c.reynolds, c.reynolds, weights, 3);
-    if (c.laser) repelFromLine(c, s, REPEL, TMP);
-    if (dims2) for (let k = 2; k < ACC; k += 3) s[k] = 0;
-    if (c.priority) allocateByPriority(s, PRIORITY, ACC);
-    else {
-      for (let w = 0; w < WEIGHTED.length; w++) {
-        const k = WEIGHTED[w];
-        s[ACC] += s[k];
-        s[ACC + 1] += s[k + 1];
-        s[ACC + 2] += s[k + 2];
-      }
-      truncateAt(s, ACC, LIM + 3);
-    }
-  } else {
-    const speed = Math.sqrt(uxi * uxi + uyi * uyi + uzi * uzi);
-    s[LIM] = Math.min(c.minSpeed, c.predSpeed);
-    s[LIM + 1] = c.predSpeed;
-    s[LIM + 2] = c.predAccel;
-    s[LIM + 3] = c.predAccel;
-    // chase the centre of the prey in sight (confusion effect), else cruise on
-    if (!average(s, COH, sums, o + SUM_COH)) {
-      s[COH] = speed > 0 ? uxi : 1;
-      s[COH + 1] = speed > 0 ? uyi : 0;
-      s[COH + 2] = speed > 0 ? uzi : 0;
-    }
-    if (dims2) s[COH + 2] = 0;
-    steerAt(s, COH, true);
-    s[ACC] = s[COH] + s[AVOID];
-    s[ACC + 1] = s[COH + 1] + s[AVOID + 1];
-    s[ACC + 2] = dims2 ? 0 : s[COH + 2] + s[AVOID + 2];
-    truncateAt(s, ACC, LIM + 3);
-    if (c.laser) {
-      offsetFromLine(c, s, TMP);
-      if (s[TMP + 3] < c.laserKill2) killed = true;
-    }
-  }
+  const obstacles = c.nObstacles > 0;
+  if (obstacles) avoidObstacles(c, s, AVOID);
+  else zeroAt(s, AVOID);
+  // (two functions, so that V8 inlines the helpers of the common prey path into one of them)
+  if (ki === PREY) preyAcceleration(c, s, sums, o);
+  else if (predatorAcceleration(c, s, sums, o)) killed = true;
 
   const dt = c.dt;
   s[NEW + 3] = uxi + s[ACC] * dt;
@@ -149,14 +95,92 @@ export function updateAgent(
   dst.alive[i] = killed ? 0 : 1;
 }
 
-/** s[v..v+2] = the mean of the sums at sums[k..k+2] (count at k+3); false (and untouched) if none. */
+/** A prey's acceleration into s[ACC..] from its neighbour sums, obstacles and the laser. */
+function preyAcceleration(c: RuleConstants, s: Float64Array, sums: Float64Array, o: number): void {
+  const weights = c.weights;
+  const dims2 = c.dims === 2;
+  s[LIM] = c.minSpeed;
+  s[LIM + 1] = c.maxSpeed;
+  s[LIM + 2] = c.maxForce;
+  s[LIM + 3] = c.maxAccel;
+  // Every rule vector is written (zero when the rule has no neighbours): the weighted sum and
+  // the priority allocation both read all six.
+  if (average(s, SEP, sums, o + SUM_SEP)) setRule(s, SEP, c.sepNorm, c.reynolds, weights, 0);
+  if (average(s, ALI, sums, o + SUM_ALI)) {
+    if (c.reynolds) steerAt(s, ALI, c.aliNorm);
+    else {
+      if (c.aliNorm) normalizeAt(s, ALI);
+      if (c.aliRelative) {
+        s[ALI] -= s[VEL];
+        s[ALI + 1] -= s[VEL + 1];
+        s[ALI + 2] -= s[VEL + 2];
+      }
+    }
+    scaleAt(s, ALI, weights, 1);
+  }
+  if (average(s, COH, sums, o + SUM_COH)) setRule(s, COH, c.cohNorm, c.reynolds, weights, 2);
+  if (c.predatorsPresent && average(s, FLEE, sums, o + SUM_FLEE))
+    setRule(s, FLEE, c.reynolds, c.reynolds, weights, 3);
+  else zeroAt(s, FLEE);
+  if (c.laser) repelFromLine(c, s, REPEL, TMP);
+  else zeroAt(s, REPEL);
+  if (dims2) for (let k = 2; k < ACC; k += 3) s[k] = 0;
+  if (c.priority) allocateByPriority(s, PRIORITY, ACC);
+  else {
+    s[ACC] = s[SEP] + s[ALI] + s[COH] + s[FLEE] + s[AVOID] + s[REPEL];
+    s[ACC + 1] = s[SEP + 1] + s[ALI + 1] + s[COH + 1] + s[FLEE + 1] + s[AVOID + 1] + s[REPEL + 1];
+    s[ACC + 2] = s[SEP + 2] + s[ALI + 2] + s[COH + 2] + s[FLEE + 2] + s[AVOID + 2] + s[REPEL + 2];
+    truncateAt(s, ACC, LIM + 3);
+  }
+}
+
+/** A predator's acceleration into s[ACC..] (chase); true when the laser kills it. */
+function predatorAcceleration(c: RuleConstants, s: Float64Array, sums: Float64Array, o: number): boolean {
+  const dims2 = c.dims === 2;
+  const uxi = s[VEL];
+  const uyi = s[VEL + 1];
+  const uzi = s[VEL + 2];
+  const speed = Math.sqrt(uxi * uxi + uyi * uyi + uzi * uzi);
+  s[LIM] = Math.min(c.minSpeed, c.predSpeed);
+  s[LIM + 1] = c.predSpeed;
+  s[LIM + 2] = c.predAccel;
+  s[LIM + 3] = c.predAccel;
+  // chase the centre of the prey in sight (confusion effect), else cruise on
+  if (!average(s, COH, sums, o + SUM_COH)) {
+    s[COH] = speed > 0 ? uxi : 1;
+    s[COH + 1] = speed > 0 ? uyi : 0;
+    s[COH + 2] = speed > 0 ? uzi : 0;
+  }
+  if (dims2) s[COH + 2] = 0;
+  steerAt(s, COH, true);
+  s[ACC] = s[COH] + s[AVOID];
+  s[ACC + 1] = s[COH + 1] + s[AVOID + 1];
+  s[ACC + 2] = dims2 ? 0 : s[COH + 2] + s[AVOID + 2];
+  truncateAt(s, ACC, LIM + 3);
+  if (c.laser) {
+    offsetFromLine(c, s, TMP);
+    if (s[TMP + 3] < c.laserKill2) return true;
+  }
+  return false;
+}
+
+/** s[v..v+2] = the mean of the sums at sums[k..k+2] (count at k+3); false, and zero, if none. */
 function average(s: Float64Array, v: number, sums: Float64Array, k: number): boolean {
   const n = sums[k + 3];
-  if (n === 0) return false;
+  if (n === 0) {
+    zeroAt(s, v);
+    return false;
+  }
   s[v] = sums[k] / n;
   s[v + 1] = sums[k + 1] / n;
   s[v + 2] = sums[k + 2] / n;
   return true;
+}
+
+function zeroAt(s: Float64Array, v: number): void {
+  s[v] = 0;
+  s[v + 1] = 0;
+  s[v + 2] = 0;
 }
 
 /** One averaged rule vector (already in s[o..]): direct (optionally unit) or Reynolds steering; then weighted. */
