@@ -9,9 +9,10 @@ import { LIM, VEL } from './scratch.ts';
 export function normalizeAt(s: Float64Array, o: number): void {
   const l = Math.sqrt(s[o] * s[o] + s[o + 1] * s[o + 1] + s[o + 2] * s[o + 2]);
   if (l > 0) {
-    s[o] /= l;
-    s[o + 1] /= l;
-    s[o + 2] /= l;
+    const f = 1 / l;
+    s[o] *= f;
+    s[o + 1] *= f;
+    s[o + 2] *= f;
   }
 }
 
@@ -40,10 +41,13 @@ export function truncateAt(s: Float64Array, o: number, max: number): void {
  */
 export function steerAt(s: Float64Array, o: number, scale: boolean): void {
   if (scale) {
-    normalizeAt(s, o);
-    s[o] *= s[LIM + 1];
-    s[o + 1] *= s[LIM + 1];
-    s[o + 2] *= s[LIM + 1];
+    const l = Math.sqrt(s[o] * s[o] + s[o + 1] * s[o + 1] + s[o + 2] * s[o + 2]);
+    if (l > 0) {
+      const f = s[LIM + 1] / l; // one division: to unit length and up to the max speed at once
+      s[o] *= f;
+      s[o + 1] *= f;
+      s[o + 2] *= f;
+    }
   }
   s[o] -= s[VEL];
   s[o + 1] -= s[VEL + 1];

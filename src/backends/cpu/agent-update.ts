@@ -171,9 +171,10 @@ function average(s: Float64Array, v: number, sums: Float64Array, k: number): boo
     zeroAt(s, v);
     return false;
   }
-  s[v] = sums[k] / n;
-  s[v + 1] = sums[k + 1] / n;
-  s[v + 2] = sums[k + 2] / n;
+  const f = 1 / n;
+  s[v] = sums[k] * f;
+  s[v + 1] = sums[k + 1] * f;
+  s[v + 2] = sums[k + 2] * f;
   return true;
 }
 
