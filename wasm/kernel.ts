@@ -416,8 +416,9 @@ export function step(begin: i32, end: i32): void {
           kj = i32x4.extend_low_i16x8_u(i16x8.extend_low_i8x16_u(v128.load32_zero(kind + <usize>j)));
         if (ki === 0) {
           const m = v128.and(i32x4.lt_s(jl, ve), v128.and(i32x4.ne(jl, vi), f32x4.lt(d2, reach2)));
+          // always store (the list has a vector of slack) and advance by the hits: no branch
+          // to mispredict on about half of the vectors (measured 3–5 % faster)
           const bits = i32x4.bitmask(m);
-          if (bits === 0) continue;
           const sw = v128.load(lut + ((<usize>bits) << 4));
           const o = nb + ((<usize>n) << 2);
           v128.store(o, i8x16.swizzle(jl, sw));
