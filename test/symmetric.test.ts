@@ -1,7 +1,8 @@
 /**
  * The symmetric sweep (each pair once, for both agents) against the gathering kernel (each agent
  * reads all its candidates): the same bytes for random worlds and rule sets, including
- * coincident agents and periodic seams; and the cpu backend really takes the sweep at scale.
+ * coincident agents and periodic seams, whole or split in thread shares; and the cpu backend
+ * really takes the sweep at scale.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -48,6 +49,8 @@ const arbCase = fc.record({
   seed: fc.nat(1 << 30),
   // some agents sit exactly on others, some exactly on the origin seam
   duplicates: fc.nat(20),
+  // where thread shares would split the sorted agents (fractions of the count)
+  cuts: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 4 }),
 });
 
 describe('symmetric sweep', () => {
@@ -105,6 +108,14 @@ describe('symmetric sweep', () => {
         stepRange(c, grid, src, gatherOut, 0, count, scratch);
         const diff = sameBytes(symOut, gatherOut, count);
         assert.equal(diff, null, `first difference: ${diff}`);
+        // the same sweep in shares, as threads would run it
+        const bounds = [0, ...k.cuts.map((f) => Math.floor(f * count)).sort((a, b) => a - b), count];
+        const sharedOut = FlockState.create(state.capacity, { dimensions: k.dims }).front;
+        for (let t = 0; t + 1 < bounds.length; t++)
+          if (bounds[t] < bounds[t + 1])
+            assert.ok(sym.run(c, grid, src, sharedOut, count, scratch, bounds[t], bounds[t + 1]));
+        const diffShares = sameBytes(sharedOut, gatherOut, count);
+        assert.equal(diffShares, null, `shares ${bounds.join(', ')}: first difference: ${diffShares}`);
       }),
       { numRuns: 150, seed: 20261123 },
     );

@@ -36,8 +36,12 @@ export class SymmetricSweep {
   private mask = new Int32Array(0);
   private base = new Int32Array(0);
   private eligible = false;
+  /** Accumulator slots reserved (0 where the sweep does not apply). */
+  private slots = 0;
   /** Slowest axis with more than one cell: 2 (z), or 1 (y) in flat worlds. */
   private axis = 2;
+  /** This step's ring size, tail and share (set by run, read by sweep and prologue). */
+  private readonly window = { ring: 1, tailStart: 0, tailLo: 0, sink: 0, begin: 0, end: 0 };
   /** See geometry(). */
   private ahead = 1;
   private tailCell = 0;
@@ -47,6 +51,7 @@ export class SymmetricSweep {
    * (outside the step). `predators`: any predator alive. `slots`: accumulator slots to reserve;
    * by default what a uniformly spread full flock needs with some margin (flocks that gather
    * may need more: those steps gather instead), at most 24 bytes per agent of capacity.
+   * `allocate` false only plans (for `bytes`: what a worker thread will hold).
    */
   configure(
     c: RuleConstants,
@@ -55,6 +60,7 @@ export class SymmetricSweep {
     capacity: number,
     predators: boolean,
     slots?: number,
+    allocate = true,
   ): void {
     const r = scratch.reach;
     this.axis = grid.n[2] > 1 ? 2 : 1;
@@ -65,6 +71,7 @@ export class SymmetricSweep {
       grid.rank === null &&
       grid.n[this.axis] > 1 &&
       !grid.needsMinimumImage(r[0], r[1], grid.dimensions === 2 ? -1 : r[2]);
+    this.slots = 0;
     if (!this.eligible) {
       this.acc = new Float64Array(0);
       return;
@@ -74,8 +81,10 @@ export class SymmetricSweep {
       const perCell = capacity / grid.nCells;
       const ring = nextPowerOfTwo(Math.ceil(1.2 * this.ahead * perCell));
       const tail = Math.ceil(1.5 * (grid.nCells - this.tailCell) * perCell);
-      slots = Math.min(ring + tail, Math.floor((capacity * BYTES_PER_AGENT) / (8 * STRIDE)));
+      slots = Math.min(ring + tail + 1, Math.floor((capacity * BYTES_PER_AGENT) / (8 * STRIDE)));
     }
+    this.slots = slots;
+    if (!allocate) return;
     if (this.acc.length !== slots * STRIDE) this.acc = new Float64Array(slots * STRIDE);
     const maxRanges = scratch.ranges.length >> 1;
     if (this.mask.length < maxRanges) {
@@ -84,14 +93,20 @@ export class SymmetricSweep {
     }
   }
 
-  /** Bytes held by the accumulators (for Flock.info()). */
+  /** Bytes of the accumulators reserved (for Flock.info()). */
   get bytes(): number {
-    return this.acc.byteLength + this.mask.byteLength + this.base.byteLength;
+    return this.slots * STRIDE * 8 + this.mask.byteLength + this.base.byteLength;
   }
 
   /**
-   * Step sorted agents [0, count) of `src` into `dst`. Returns false, having written nothing,
-   * when the sweep does not apply or this step's window needs more slots than reserved.
+   * Step sorted agents [begin, end) of the `count` in `src` into `dst` (a thread's share; the
+   * whole flock by default). Returns false, having written nothing, when the sweep does not
+   * apply or this step's window needs more slots than reserved.
+   *
+   * A share gives the same bytes as the whole sweep: partners below `begin` are summed first,
+   * one-sidedly, in increasing index (the prologue), exactly as the sweep would have pushed
+   * them; partners at or above `end` are summed one-sidedly in their turn (their pushes go to a
+   * sink slot). So any split across threads gives the same bytes.
    */
   run(
     c: RuleConstants,
@@ -100,8 +115,10 @@ export class SymmetricSweep {
     dst: Half,
     count: number,
     scratch: KernelScratch,
+    begin = 0,
+    end = count,
   ): boolean {
-    if (!this.eligible || count === 0) return false;
+    if (!this.eligible || end <= begin) return false;
     const { cellStart, nCells } = grid;
     this.geometry(grid, scratch.reach);
     const ahead = this.ahead;
@@ -113,10 +130,25 @@ export class SymmetricSweep {
     }
     const ring = nextPowerOfTwo(window);
     const tailStart = cellStart[this.tailCell];
-    const slots = ring + (count - tailStart);
+    const tailLo = tailStart > begin ? tailStart : begin;
+    const tailN = end > tailLo ? end - tailLo : 0;
+    const slots = ring + tailN + 1; // + the sink
     if (slots * STRIDE > this.acc.length) return false;
     this.acc.fill(0, 0, slots * STRIDE);
-    this.sweep(c, grid, src, dst, ring, tailStart, scratch);
+    const w = this.window;
+    w.ring = ring;
+    w.tailStart = tailStart;
+    w.tailLo = tailLo;
+    w.sink = (ring + tailN) * STRIDE;
+    w.begin = begin;
+    w.end = end;
+    if (begin > 0) {
+      // agents with partners below begin: those within a window of it, and the seam's tail
+      this.prologue(c, grid, src, scratch, begin, end < begin + window ? end : begin + window);
+      const t0 = tailLo > begin + window ? tailLo : begin + window;
+      if (t0 < end) this.prologue(c, grid, src, scratch, t0, end);
+    }
+    this.sweep(c, grid, src, dst, scratch);
     return true;
   }
 
@@ -133,20 +165,13 @@ export class SymmetricSweep {
     this.tailCell = grid.wrap ? (grid.n[a] - k) * stride : grid.nCells;
   }
 
-  private sweep(
-    c: RuleConstants,
-    grid: UniformGrid,
-    src: Half,
-    dst: Half,
-    ring: number,
-    tailStart: number,
-    scratch: KernelScratch,
-  ): void {
+  private sweep(c: RuleConstants, grid: UniformGrid, src: Half, dst: Half, scratch: KernelScratch): void {
     const { px, py, pz, vx, vy, vz, id } = src;
     const { ranges, shifts, v: s, reach } = scratch;
     const A = this.acc;
     const rangeMask = this.mask;
     const rangeBase = this.base;
+    const { ring, tailStart, tailLo, sink, begin, end } = this.window;
     const ringMask = ring - 1;
     const U = c.dims === 2 ? U2 : U3;
     const reach2 = c.preyReach * c.preyReach;
@@ -155,7 +180,7 @@ export class SymmetricSweep {
     const nx = grid.n[0];
     const ny = grid.n[1];
 
-    for (let cell = 0; cell < nCells; cell++) {
+    for (let cell = cellOf(cellStart, nCells, begin); cell < nCells && cellStart[cell] < end; cell++) {
       const cs = cellStart[cell];
       const ce = cellStart[cell + 1];
       if (cs === ce) continue;
@@ -166,9 +191,10 @@ export class SymmetricSweep {
       for (let r = 0; r < nr; r++) {
         const tail = ranges[2 * r] >= tailStart;
         rangeMask[r] = tail ? -1 : ringMask;
-        rangeBase[r] = tail ? ring - tailStart : 0;
+        rangeBase[r] = tail ? ring - tailLo : 0;
       }
-      for (let i = cs; i < ce; i++) {
+      const i1 = ce < end ? ce : end;
+      for (let i = cs > begin ? cs : begin; i < i1; i++) {
         const xi = px[i];
         const yi = py[i];
         const zi = pz[i];
@@ -176,7 +202,7 @@ export class SymmetricSweep {
         const uyi = vy[i];
         const uzi = vz[i];
         const idI = id[i];
-        const oi = (i >= tailStart ? i - tailStart + ring : i & ringMask) * STRIDE;
+        const oi = (i >= tailStart ? i - tailLo + ring : i & ringMask) * STRIDE;
         // what the agents below i have contributed
         let sx = A[oi],
           sy = A[oi + 1],
@@ -213,7 +239,8 @@ export class SymmetricSweep {
               dz = U[2] * sgn;
               d2 = COINCIDENT_EPS * COINCIDENT_EPS;
             }
-            const oj = ((j & m) + b) * STRIDE;
+            // partners at or above the share's end are summed one-sidedly: their push is sunk
+            const oj = j < end ? ((j & m) + b) * STRIDE : sink;
             // j's terms are i's negated (its displacement is -d); alignment takes i's velocity
             if (d2 < sepR2) {
               const w = sepFall === 0 ? 1 : sepFall === 1 ? 1 / Math.sqrt(d2) : 1 / d2;
@@ -273,6 +300,105 @@ export class SymmetricSweep {
       }
     }
   }
+  /**
+   * For agents [lo, hi) of the share, add what the partners below `begin` contribute, in
+   * increasing index, computed as those partners' own sweep would compute and push it.
+   */
+  private prologue(
+    c: RuleConstants,
+    grid: UniformGrid,
+    src: Half,
+    scratch: KernelScratch,
+    lo: number,
+    hi: number,
+  ): void {
+    const { px, py, pz, vx, vy, vz, id } = src;
+    const { ranges, shifts, reach } = scratch;
+    const A = this.acc;
+    const { ring, tailStart, tailLo, begin } = this.window;
+    const ringMask = ring - 1;
+    const U = c.dims === 2 ? U2 : U3;
+    const reach2 = c.preyReach * c.preyReach;
+    const { sepR2, aliR2, cohR2, sepFall, aliFall, cohFall } = c;
+    const { cellStart, nCells } = grid;
+    const nx = grid.n[0];
+    const ny = grid.n[1];
+    for (let cell = cellOf(cellStart, nCells, lo); cell < nCells && cellStart[cell] < hi; cell++) {
+      const cs = cellStart[cell];
+      const ce = cellStart[cell + 1];
+      if (cs === ce) continue;
+      const cx = cell % nx;
+      const cy = ((cell - cx) / nx) % ny;
+      const cz = (cell - cx - nx * cy) / (nx * ny);
+      const nr = grid.cellRanges(cx, cy, cz, reach[0], reach[1], reach[2], ranges, shifts);
+      if (nr === 0 || ranges[0] >= begin) continue; // ranges are sorted: no partner below begin
+      const i1 = ce < hi ? ce : hi;
+      for (let i = cs > lo ? cs : lo; i < i1; i++) {
+        const xi = px[i];
+        const yi = py[i];
+        const zi = pz[i];
+        const idI = id[i];
+        const oi = (i >= tailStart ? i - tailLo + ring : i & ringMask) * STRIDE;
+        for (let r = 0; r < nr; r++) {
+          const rs = ranges[2 * r];
+          if (rs >= begin) break;
+          const re = ranges[2 * r + 1];
+          const e = re < begin ? re : begin;
+          const shx = shifts[3 * r];
+          const shy = shifts[3 * r + 1];
+          const shz = shifts[3 * r + 2];
+          for (let p = rs; p < e; p++) {
+            // as partner p's sweep computes it: p at the origin, i shifted by -shift
+            let dx = xi - (px[p] + shx);
+            let dy = yi - (py[p] + shy);
+            let dz = zi - (pz[p] + shz);
+            let d2 = dx * dx + dy * dy + dz * dz;
+            if (d2 >= reach2) continue;
+            if (d2 === 0) {
+              const sgn = id[p] < idI ? COINCIDENT_EPS : -COINCIDENT_EPS;
+              dx = U[0] * sgn;
+              dy = U[1] * sgn;
+              dz = U[2] * sgn;
+              d2 = COINCIDENT_EPS * COINCIDENT_EPS;
+            }
+            if (d2 < sepR2) {
+              const w = sepFall === 0 ? 1 : sepFall === 1 ? 1 / Math.sqrt(d2) : 1 / d2;
+              A[oi] += dx * w;
+              A[oi + 1] += dy * w;
+              A[oi + 2] += dz * w;
+              A[oi + 3]++;
+            }
+            if (d2 < aliR2) {
+              const w = aliFall === 0 ? 1 : aliFall === 1 ? 1 / Math.sqrt(d2) : 1 / d2;
+              A[oi + 4] += vx[p] * w;
+              A[oi + 5] += vy[p] * w;
+              A[oi + 6] += vz[p] * w;
+              A[oi + 7]++;
+            }
+            if (d2 < cohR2) {
+              const w = cohFall === 0 ? 1 : cohFall === 1 ? 1 / Math.sqrt(d2) : 1 / d2;
+              A[oi + 8] -= dx * w;
+              A[oi + 9] -= dy * w;
+              A[oi + 10] -= dz * w;
+              A[oi + 11]++;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+/** The cell whose agents include sorted index i (the last cell starting at or before it). */
+function cellOf(cellStart: Uint32Array, nCells: number, i: number): number {
+  let lo = 0;
+  let hi = nCells - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (cellStart[mid] <= i) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 function nextPowerOfTwo(n: number): number {

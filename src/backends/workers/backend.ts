@@ -1,6 +1,10 @@
 import type { Params } from '../../params/schema.ts';
+import { deriveConstants } from '../../rules/constants.ts';
+import { UniformGrid } from '../../spatial/grid.ts';
 import type { FlockState } from '../../state/layout.ts';
-import { hasPredators } from '../cpu/backend.ts';
+import { gridConfigFor, hasPredators } from '../cpu/backend.ts';
+import { createScratch } from '../cpu/kernel.ts';
+import { SymmetricSweep } from '../cpu/symmetric.ts';
 import type { Backend, BackendInfo, StepTiming } from '../types.ts';
 import { wasmScratchBytes, wasmUnsupportedReason } from '../wasm/kernel.ts';
 import { checkKernelChoice, wasmModuleFor } from '../wasm/select.ts';
@@ -80,6 +84,8 @@ export class WorkersBackend implements Backend {
   private running = false;
   private readonly wasm: WebAssembly.Module | null;
   private kernel: 'js' | 'wasm' = 'js';
+  /** One thread's symmetric-sweep reserve (TypeScript kernel). */
+  private sweepBytes = 0;
   /** Write the state header from the batch's progress (set per batch). */
   private publishHeader: () => void = () => {};
 
@@ -170,6 +176,7 @@ export class WorkersBackend implements Backend {
       this.grid = createSharedGrid(state.capacity, this.threads);
     this.state = state;
     this.kernel = this.wasm && wasmUnsupportedReason(params) === null ? 'wasm' : 'js';
+    this.sweepBytes = this.kernel === 'js' ? symmetricSweepBytes(params, state) : 0;
     this.epoch++;
     for (const h of this.handles)
       h.post({
@@ -241,13 +248,15 @@ export class WorkersBackend implements Backend {
 
   /**
    * What this backend runs. indexBytes: the shared grid arrays (keys, cell starts, per-thread
-   * histograms), plus each thread's WebAssembly copy of the agents when the wasm kernel runs.
+   * histograms), plus each thread's WebAssembly copy of the agents when the wasm kernel runs, or
+   * each thread's symmetric-sweep accumulators with the TypeScript kernel.
    */
   info(): BackendInfo {
     const g = this.grid;
     if (!g) return { kernel: this.kernel, threads: this.threads, indexBytes: 0 };
     const wasm = this.kernel === 'wasm' ? this.threads * wasmScratchBytes(g.capacity, g.maxCells) : 0;
-    return { kernel: this.kernel, threads: this.threads, indexBytes: sharedGridBytes(g) + wasm };
+    const sweep = this.threads * this.sweepBytes;
+    return { kernel: this.kernel, threads: this.threads, indexBytes: sharedGridBytes(g) + wasm + sweep };
   }
 
   async dispose(): Promise<void> {
@@ -256,4 +265,15 @@ export class WorkersBackend implements Backend {
     abortAll(this.control.i32, -1);
     await Promise.allSettled(this.handles.map((h) => h.terminate()));
   }
+}
+
+/** What one step thread's SymmetricSweep reserves for these parameters (planned, not allocated). */
+function symmetricSweepBytes(params: Params, state: FlockState): number {
+  const predators = hasPredators(state);
+  const c = deriveConstants(params, predators);
+  const grid = new UniformGrid();
+  grid.configure(gridConfigFor(params, c, state.capacity));
+  const sweep = new SymmetricSweep();
+  sweep.configure(c, grid, createScratch(c, grid), state.capacity, predators, undefined, false);
+  return sweep.bytes;
 }

@@ -4,6 +4,7 @@ import { UniformGrid } from '../../spatial/grid.ts';
 import { FlockState, PREDATOR } from '../../state/layout.ts';
 import { gridConfigFor } from '../cpu/backend.ts';
 import { createScratch, type KernelScratch, stepRange } from '../cpu/kernel.ts';
+import { SymmetricSweep } from '../cpu/symmetric.ts';
 import type { WasmKernel } from '../wasm/kernel.ts';
 import { barrier, type Control, TIMING } from './control.ts';
 import type { FaultInjection } from './messages.ts';
@@ -33,7 +34,8 @@ export class InjectedFault extends Error {
  *   4. stable scatter of its slots into the back half, which becomes the front (the same
  *      state in cell order, exactly as the single-thread UniformGrid orders it);
  *   5. the kernel (TypeScript reference or WebAssembly SIMD) over a contiguous range of sorted
- *      slots, into the other half.
+ *      slots, into the other half; the TypeScript one as the symmetric sweep of that share
+ *      where it applies (the same bytes as gathering, for any split).
  * The threads never write the state header: barriers publish the batch's progress in the
  * control block and the main thread rebuilds the header from it (also after a failure).
  */
@@ -47,6 +49,7 @@ export class StepThread {
   private params: Params | null = null;
   private c: RuleConstants | null = null;
   private scratch: KernelScratch | null = null;
+  private readonly symmetric = new SymmetricSweep();
   private predators = false;
   private wasm: WasmKernel | null = null;
   private useWasm = false;
@@ -108,6 +111,8 @@ export class StepThread {
     // the grid allocated its own cell starts: point it at the shared ones
     this.grid.cellStart = this.cellStartAll.subarray(0, this.grid.nCells + 1);
     this.scratch = createScratch(this.c, this.grid);
+    if (!this.useWasm)
+      this.symmetric.configure(this.c, this.grid, this.scratch, state.capacity, this.predators);
   }
 
   /** Run `n` steps together with the other threads. */
@@ -159,7 +164,9 @@ export class StepThread {
       const dst = state.halves[current ^ 1];
       const [b0, b1] = share(inGrid, t, T);
       if (this.useWasm) this.wasm!.stepRange(this.c!, grid, src, dst, inGrid, b0, b1, this.scratch!);
-      else stepRange(this.c!, grid, src, dst, b0, b1, this.scratch!);
+      // the symmetric sweep of this thread's share where it applies (same bytes either way)
+      else if (!this.symmetric.run(this.c!, grid, src, dst, inGrid, this.scratch!, b0, b1))
+        stepRange(this.c!, grid, src, dst, b0, b1, this.scratch!);
       if (this.predators) {
         let live = 0;
         for (let i = b0; i < b1; i++) if (dst.kind[i] === PREDATOR && dst.alive[i] !== 0) live++;
