@@ -25,6 +25,14 @@ const I_NB: i32 = 33;
 const I_NB_STRIDE: i32 = 34;
 /** 16 swizzle patterns (16 bytes each) moving the set lanes of a 4-bit mask to the front. */
 const I_LUT: i32 = 35;
+/** Symmetric sweep: accumulator slots (12 f64 each), ring size, tail start, the share's first
+ * tail agent, the sink slot, and the window (see src/backends/cpu/symmetric.ts). */
+const I_ACC: i32 = 36;
+const I_RING: i32 = 37;
+const I_TAIL_START: i32 = 38;
+const I_TAIL_LO: i32 = 39;
+const I_SINK: i32 = 40;
+const I_WINDOW: i32 = 41;
 const I_SLOTS: i32 = 64;
 
 // F block (f64 slots)
@@ -73,7 +81,7 @@ const COINCIDENT_EPS: f64 = 1e-4;
 
 /** Layout version: bump with any slot change (the host checks it). */
 export function layoutVersion(): i32 {
-  return 3;
+  return 4;
 }
 
 /** First byte the host may use: I block, F block, scratch, then its arrays. */
@@ -258,7 +266,9 @@ function cellRanges(cx: i32, cy: i32, cz: i32, kx: i32, ky: i32, kz: i32): void 
   const ny = gi(I_N + 1);
   const nz = gi(I_N + 2);
   const wrap = gi(I_WRAP) !== 0;
-  minImage = wrap && (2 * kx + 1 >= nx || 2 * ky + 1 >= ny || 2 * kz + 1 >= nz);
+  // (flat worlds have one layer of cells and every agent on it: z never needs an image)
+  const flat = gi(I_DIMS2) !== 0;
+  minImage = wrap && (2 * kx + 1 >= nx || 2 * ky + 1 >= ny || (!flat && 2 * kz + 1 >= nz));
   const Lx = minImage ? <f32>0 : <f32>gf(F_SIZE);
   const Ly = minImage ? <f32>0 : <f32>gf(F_SIZE + 1);
   const Lz = minImage ? <f32>0 : <f32>gf(F_SIZE + 2);
@@ -280,6 +290,34 @@ function cellRanges(cx: i32, cy: i32, cz: i32, kx: i32, ky: i32, kz: i32): void 
       addRun(row + max(x0, 0), row + min(x1, nx - 1), 0, sy, sz);
       if (x1 >= nx) addRun(row, row + x1 - nx, Lx, sy, sz);
     }
+  }
+  sortRanges();
+}
+
+/** Ranges in increasing start order (as the TypeScript grid returns them): every kernel then
+ * meets a cell's candidates in increasing index, which the symmetric sweep's shares rely on. */
+function sortRanges(): void {
+  const rp = gp(I_RANGES);
+  for (let a = 1; a < nRanges; a++) {
+    const ra = rp + ((<usize>a) << 5);
+    const s = load<u32>(ra);
+    if (s >= load<u32>(ra - 32)) continue;
+    const e = load<u32>(ra, 4);
+    const sx = load<f32>(ra, 8);
+    const sy = load<f32>(ra, 12);
+    const sz = load<f32>(ra, 16);
+    let b = a;
+    for (; b > 0 && load<u32>(rp + ((<usize>(b - 1)) << 5)) > s; b--) {
+      const from = rp + ((<usize>(b - 1)) << 5);
+      v128.store(from + 32, v128.load(from));
+      v128.store(from + 48, v128.load(from + 16));
+    }
+    const to = rp + ((<usize>b) << 5);
+    store<u32>(to, s);
+    store<u32>(to, e, 4);
+    store<f32>(to, sx, 8);
+    store<f32>(to, sy, 12);
+    store<f32>(to, sz, 16);
   }
 }
 
@@ -521,24 +559,385 @@ export function step(begin: i32, end: i32): void {
       uyi,
       uzi,
       speedI,
-      sx,
-      sy,
-      sz,
-      sn,
-      ax,
-      ay,
-      az,
-      an,
-      qx,
-      qy,
-      qz,
-      qn,
-      fx,
-      fy,
-      fz,
-      fn,
+      hsum(sx),
+      hsum(sy),
+      hsum(sz),
+      hsum(sn),
+      hsum(ax),
+      hsum(ay),
+      hsum(az),
+      hsum(an),
+      hsum(qx),
+      hsum(qy),
+      hsum(qz),
+      hsum(qn),
+      hsum(fx),
+      hsum(fy),
+      hsum(fz),
+      hsum(fn),
       v128.any_true(kill),
     );
+  }
+}
+
+// ---- the symmetric sweep (see src/backends/cpu/symmetric.ts for the scheme) ----------------
+
+/** Byte offset of agent j's accumulator slot for the share [begin, end). */
+function slotOf(j: i32, end: i32): usize {
+  const ring = gi(I_RING);
+  const tailStart = gi(I_TAIL_START);
+  const slot = j >= end ? gi(I_SINK) : j >= tailStart ? ring + j - gi(I_TAIL_LO) : j & (ring - 1);
+  return gp(I_ACC) + <usize>slot * 96;
+}
+
+/** The cell whose agents include sorted index i (the last cell starting at or before it). */
+function cellOf(i: i32): i32 {
+  const cs = gp(I_CELLSTART);
+  let lo = 0;
+  let hi = gi(I_N) * gi(I_N + 1) * gi(I_N + 2) - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (<i32>load<u32>(cs + ((<usize>mid) << 2)) <= i) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+function addAt(a: usize, v: f64): void {
+  store<f64>(a, load<f64>(a) + v);
+}
+
+/**
+ * Step sorted prey [begin, end) meeting each pair once: agent i reads only candidates j > i,
+ * adds the pair's terms to its own lanes and pushes the negated terms to j's slot. The host
+ * decides where this applies (no predators, no field of view, no per-candidate minimum image)
+ * and sets the ring, tail and sink; slots start at zero. Partners below `begin` come first
+ * through the prologue, partners at or above `end` are pushed to the sink: any split across
+ * threads gives the same bytes.
+ */
+export function sweep(begin: i32, end: i32): void {
+  const window = gi(I_WINDOW);
+  if (begin > 0) {
+    prologue(begin, min(end, begin + window), begin);
+    const t0 = max(max(gi(I_TAIL_START), begin), begin + window);
+    if (t0 < end) prologue(t0, end, begin);
+  }
+  const px = gp(I_PX);
+  const py = gp(I_PX + 1);
+  const pz = gp(I_PX + 2);
+  const vx = gp(I_PX + 3);
+  const vy = gp(I_PX + 4);
+  const vz = gp(I_PX + 5);
+  const id = gp(I_PX + 6);
+  const cs = gp(I_CELLSTART);
+  const nCells = gi(I_N) * gi(I_N + 1) * gi(I_N + 2);
+  const nx = gi(I_N);
+  const ny = gi(I_N + 1);
+  const dims2 = gi(I_DIMS2) !== 0;
+  const reach2 = f32x4.splat(<f32>gf(F_PREY_REACH2));
+  const sepR2 = f32x4.splat(<f32>gf(F_SEP_R2));
+  const aliR2 = f32x4.splat(<f32>gf(F_ALI_R2));
+  const cohR2 = f32x4.splat(<f32>gf(F_COH_R2));
+  const sepFall = gi(I_FALL);
+  const aliFall = gi(I_FALL + 1);
+  const cohFall = gi(I_FALL + 2);
+  const zero = f32x4.splat(0);
+  const one = f32x4.splat(1);
+  const eps = f32x4.splat(<f32>COINCIDENT_EPS);
+  const eps2 = f32x4.splat(<f32>(COINCIDENT_EPS * COINCIDENT_EPS));
+  const ux: f32 = 0.6;
+  const uy: f32 = dims2 ? 0.8 : 0.64;
+  const uz: f32 = dims2 ? 0 : 0.48;
+  const lanes = i32x4(0, 1, 2, 3);
+  const lut = gp(I_LUT);
+  const nb = gp(I_NB);
+  const nbS = gp(I_NB_STRIDE);
+  const push = scratch() + 256; // 13 vectors of push values, read back lane by lane
+  const rp = gp(I_RANGES);
+  for (let cell = cellOf(begin); cell < nCells && <i32>load<u32>(cs + ((<usize>cell) << 2)) < end; cell++) {
+    const c0 = <i32>load<u32>(cs + ((<usize>cell) << 2));
+    const c1 = <i32>load<u32>(cs + ((<usize>(cell + 1)) << 2));
+    if (c0 === c1) continue;
+    const cx = cell % nx;
+    const cy = (cell / nx) % ny;
+    const cz = cell / (nx * ny);
+    cellRanges(cx, cy, cz, gi(I_PREY_REACH), gi(I_PREY_REACH + 1), gi(I_PREY_REACH + 2));
+    const i1 = min(c1, end);
+    for (let i = max(c0, begin); i < i1; i++) {
+      const o4 = (<usize>i) << 2;
+      const xi = load<f32>(px + o4);
+      const yi = load<f32>(py + o4);
+      const zi = load<f32>(pz + o4);
+      const uxi = <f64>load<f32>(vx + o4);
+      const uyi = <f64>load<f32>(vy + o4);
+      const uzi = <f64>load<f32>(vz + o4);
+      const idI = load<u32>(id + o4);
+      const vxi = f32x4.splat(xi);
+      const vyi = f32x4.splat(yi);
+      const vzi = f32x4.splat(zi);
+      const vui = f32x4.splat(<f32>uxi);
+      const vuj = f32x4.splat(<f32>uyi);
+      const vuk = f32x4.splat(<f32>uzi);
+      const vid = i32x4.splat(idI);
+      // pass 1: candidates above i, four at a time, compacted into the neighbour list
+      let n = 0;
+      for (let r = 0; r < nRanges; r++) {
+        const ra = rp + ((<usize>r) << 5);
+        const e = <i32>load<u32>(ra, 4);
+        let j = max(<i32>load<u32>(ra), i + 1);
+        if (j >= e) continue;
+        const ve = i32x4.splat(e);
+        const shx = f32x4.splat(load<f32>(ra, 8));
+        const shy = f32x4.splat(load<f32>(ra, 12));
+        const shz = f32x4.splat(load<f32>(ra, 16));
+        for (; j < e; j += 4) {
+          const oj = (<usize>j) << 2;
+          const jl = i32x4.add(i32x4.splat(j), lanes);
+          const dx = f32x4.add(f32x4.sub(v128.load(px + oj), vxi), shx);
+          const dy = f32x4.add(f32x4.sub(v128.load(py + oj), vyi), shy);
+          const dz = f32x4.add(f32x4.sub(v128.load(pz + oj), vzi), shz);
+          const d2 = f32x4.add(f32x4.add(f32x4.mul(dx, dx), f32x4.mul(dy, dy)), f32x4.mul(dz, dz));
+          const m = v128.and(i32x4.lt_s(jl, ve), f32x4.lt(d2, reach2));
+          const bits = i32x4.bitmask(m);
+          const sw = v128.load(lut + ((<usize>bits) << 4));
+          const o = nb + ((<usize>n) << 2);
+          v128.store(o, i8x16.swizzle(jl, sw));
+          v128.store(o + nbS, i8x16.swizzle(dx, sw));
+          v128.store(o + 2 * nbS, i8x16.swizzle(dy, sw));
+          v128.store(o + 3 * nbS, i8x16.swizzle(dz, sw));
+          v128.store(o + 4 * nbS, i8x16.swizzle(d2, sw));
+          v128.store(o + 5 * nbS, i8x16.swizzle(v128.load(vx + oj), sw));
+          v128.store(o + 6 * nbS, i8x16.swizzle(v128.load(vy + oj), sw));
+          v128.store(o + 7 * nbS, i8x16.swizzle(v128.load(vz + oj), sw));
+          n += popcnt(bits);
+        }
+      }
+      // pass 2: i's terms in lanes; j's (negated; alignment: i's velocity) pushed to its slot
+      let sx = zero,
+        sy = zero,
+        sz = zero,
+        sn = zero;
+      let ax = zero,
+        ay = zero,
+        az = zero,
+        an = zero;
+      let qx = zero,
+        qy = zero,
+        qz = zero,
+        qn = zero;
+      const vn = i32x4.splat(n);
+      for (let k = 0; k < n; k += 4) {
+        const o = nb + ((<usize>k) << 2);
+        const valid = i32x4.lt_s(i32x4.add(i32x4.splat(k), lanes), vn);
+        let dx = v128.load(o + nbS);
+        let dy = v128.load(o + 2 * nbS);
+        let dz = v128.load(o + 3 * nbS);
+        let d2 = v128.load(o + 4 * nbS);
+        const same = v128.and(valid, f32x4.eq(d2, zero));
+        if (v128.any_true(same)) {
+          const jv = v128.and(v128.load(o), same);
+          let idj = i32x4.splat(0);
+          idj = i32x4.replace_lane(idj, 0, load<i32>(id + ((<usize>i32x4.extract_lane(jv, 0)) << 2)));
+          idj = i32x4.replace_lane(idj, 1, load<i32>(id + ((<usize>i32x4.extract_lane(jv, 1)) << 2)));
+          idj = i32x4.replace_lane(idj, 2, load<i32>(id + ((<usize>i32x4.extract_lane(jv, 2)) << 2)));
+          idj = i32x4.replace_lane(idj, 3, load<i32>(id + ((<usize>i32x4.extract_lane(jv, 3)) << 2)));
+          const sgn = v128.bitselect(eps, f32x4.neg(eps), i32x4.lt_u(vid, idj));
+          dx = v128.bitselect(f32x4.mul(f32x4.splat(ux), sgn), dx, same);
+          dy = v128.bitselect(f32x4.mul(f32x4.splat(uy), sgn), dy, same);
+          dz = v128.bitselect(f32x4.mul(f32x4.splat(uz), sgn), dz, same);
+          d2 = v128.bitselect(eps2, d2, same);
+        }
+        const ms = v128.and(valid, f32x4.lt(d2, sepR2));
+        const ma = v128.and(valid, f32x4.lt(d2, aliR2));
+        const mc = v128.and(valid, f32x4.lt(d2, cohR2));
+        const safe = v128.bitselect(d2, one, valid);
+        const wsep =
+          sepFall === 0 ? one : sepFall === 1 ? f32x4.div(one, f32x4.sqrt(safe)) : f32x4.div(one, safe);
+        const tsx = v128.and(ms, f32x4.mul(dx, wsep));
+        const tsy = v128.and(ms, f32x4.mul(dy, wsep));
+        const tsz = v128.and(ms, f32x4.mul(dz, wsep));
+        const tsn = v128.and(ms, one);
+        sx = f32x4.sub(sx, tsx);
+        sy = f32x4.sub(sy, tsy);
+        sz = f32x4.sub(sz, tsz);
+        sn = f32x4.add(sn, tsn);
+        const wali =
+          aliFall === 0 ? one : aliFall === 1 ? f32x4.div(one, f32x4.sqrt(safe)) : f32x4.div(one, safe);
+        const tan = v128.and(ma, one);
+        ax = f32x4.add(ax, v128.and(ma, f32x4.mul(v128.load(o + 5 * nbS), wali)));
+        ay = f32x4.add(ay, v128.and(ma, f32x4.mul(v128.load(o + 6 * nbS), wali)));
+        az = f32x4.add(az, v128.and(ma, f32x4.mul(v128.load(o + 7 * nbS), wali)));
+        an = f32x4.add(an, tan);
+        const wcoh =
+          cohFall === 0 ? one : cohFall === 1 ? f32x4.div(one, f32x4.sqrt(safe)) : f32x4.div(one, safe);
+        const tqx = v128.and(mc, f32x4.mul(dx, wcoh));
+        const tqy = v128.and(mc, f32x4.mul(dy, wcoh));
+        const tqz = v128.and(mc, f32x4.mul(dz, wcoh));
+        const tqn = v128.and(mc, one);
+        qx = f32x4.add(qx, tqx);
+        qy = f32x4.add(qy, tqy);
+        qz = f32x4.add(qz, tqz);
+        qn = f32x4.add(qn, tqn);
+        v128.store(push, v128.load(o));
+        v128.store(push + 16, tsx);
+        v128.store(push + 32, tsy);
+        v128.store(push + 48, tsz);
+        v128.store(push + 64, tsn);
+        v128.store(push + 80, v128.and(ma, f32x4.mul(vui, wali)));
+        v128.store(push + 96, v128.and(ma, f32x4.mul(vuj, wali)));
+        v128.store(push + 112, v128.and(ma, f32x4.mul(vuk, wali)));
+        v128.store(push + 128, tan);
+        v128.store(push + 144, tqx);
+        v128.store(push + 160, tqy);
+        v128.store(push + 176, tqz);
+        v128.store(push + 192, tqn);
+        const lanesHere = min(4, n - k);
+        for (let l = 0; l < lanesHere; l++) {
+          const b = push + ((<usize>l) << 2);
+          const a = slotOf(load<i32>(b), end);
+          addAt(a, <f64>load<f32>(b, 16));
+          addAt(a + 8, <f64>load<f32>(b, 32));
+          addAt(a + 16, <f64>load<f32>(b, 48));
+          addAt(a + 24, <f64>load<f32>(b, 64));
+          addAt(a + 32, <f64>load<f32>(b, 80));
+          addAt(a + 40, <f64>load<f32>(b, 96));
+          addAt(a + 48, <f64>load<f32>(b, 112));
+          addAt(a + 56, <f64>load<f32>(b, 128));
+          addAt(a + 64, -(<f64>load<f32>(b, 144)));
+          addAt(a + 72, -(<f64>load<f32>(b, 160)));
+          addAt(a + 80, -(<f64>load<f32>(b, 176)));
+          addAt(a + 88, <f64>load<f32>(b, 192));
+        }
+      }
+      // what the agents below i pushed, then i's own lanes
+      const ai = slotOf(i, end);
+      finish(
+        i,
+        0,
+        xi,
+        yi,
+        zi,
+        uxi,
+        uyi,
+        uzi,
+        Math.sqrt(uxi * uxi + uyi * uyi + uzi * uzi),
+        load<f64>(ai) + hsum(sx),
+        load<f64>(ai, 8) + hsum(sy),
+        load<f64>(ai, 16) + hsum(sz),
+        load<f64>(ai, 24) + hsum(sn),
+        load<f64>(ai, 32) + hsum(ax),
+        load<f64>(ai, 40) + hsum(ay),
+        load<f64>(ai, 48) + hsum(az),
+        load<f64>(ai, 56) + hsum(an),
+        load<f64>(ai, 64) + hsum(qx),
+        load<f64>(ai, 72) + hsum(qy),
+        load<f64>(ai, 80) + hsum(qz),
+        load<f64>(ai, 88) + hsum(qn),
+        0,
+        0,
+        0,
+        0,
+        false,
+      );
+      memory.fill(ai, 0, 96); // the slot serves agent i + ring next
+    }
+  }
+}
+
+/**
+ * For agents [lo, hi) of the share starting at `begin`, add what the partners below `begin`
+ * push, in increasing index, computed exactly as those partners' own lanes compute it.
+ */
+function prologue(lo: i32, hi: i32, begin: i32): void {
+  const px = gp(I_PX);
+  const py = gp(I_PX + 1);
+  const pz = gp(I_PX + 2);
+  const vx = gp(I_PX + 3);
+  const vy = gp(I_PX + 4);
+  const vz = gp(I_PX + 5);
+  const id = gp(I_PX + 6);
+  const cs = gp(I_CELLSTART);
+  const nCells = gi(I_N) * gi(I_N + 1) * gi(I_N + 2);
+  const nx = gi(I_N);
+  const ny = gi(I_N + 1);
+  const dims2 = gi(I_DIMS2) !== 0;
+  const reach2 = <f32>gf(F_PREY_REACH2);
+  const sepR2 = <f32>gf(F_SEP_R2);
+  const aliR2 = <f32>gf(F_ALI_R2);
+  const cohR2 = <f32>gf(F_COH_R2);
+  const sepFall = gi(I_FALL);
+  const aliFall = gi(I_FALL + 1);
+  const cohFall = gi(I_FALL + 2);
+  const eps = <f32>COINCIDENT_EPS;
+  const eps2 = <f32>(COINCIDENT_EPS * COINCIDENT_EPS);
+  const ux: f32 = 0.6;
+  const uy: f32 = dims2 ? 0.8 : 0.64;
+  const uz: f32 = dims2 ? 0 : 0.48;
+  const rp = gp(I_RANGES);
+  for (let cell = cellOf(lo); cell < nCells && <i32>load<u32>(cs + ((<usize>cell) << 2)) < hi; cell++) {
+    const c0 = <i32>load<u32>(cs + ((<usize>cell) << 2));
+    const c1 = <i32>load<u32>(cs + ((<usize>(cell + 1)) << 2));
+    if (c0 === c1) continue;
+    const cx = cell % nx;
+    const cy = (cell / nx) % ny;
+    const cz = cell / (nx * ny);
+    cellRanges(cx, cy, cz, gi(I_PREY_REACH), gi(I_PREY_REACH + 1), gi(I_PREY_REACH + 2));
+    if (nRanges === 0 || <i32>load<u32>(rp) >= begin) continue;
+    const i1 = min(c1, hi);
+    for (let i = max(c0, lo); i < i1; i++) {
+      const o4 = (<usize>i) << 2;
+      const xi = load<f32>(px + o4);
+      const yi = load<f32>(py + o4);
+      const zi = load<f32>(pz + o4);
+      const idI = load<u32>(id + o4);
+      const ai = slotOf(i, 0x7fffffff);
+      for (let r = 0; r < nRanges; r++) {
+        const ra = rp + ((<usize>r) << 5);
+        const s = <i32>load<u32>(ra);
+        if (s >= begin) break;
+        const e = min(<i32>load<u32>(ra, 4), begin);
+        // the partner's lane computes (x_i - x_p) + its own shift, the negation of ours
+        const shx = -load<f32>(ra, 8);
+        const shy = -load<f32>(ra, 12);
+        const shz = -load<f32>(ra, 16);
+        for (let p = s; p < e; p++) {
+          const op = (<usize>p) << 2;
+          let dx: f32 = xi - load<f32>(px + op) + shx;
+          let dy: f32 = yi - load<f32>(py + op) + shy;
+          let dz: f32 = zi - load<f32>(pz + op) + shz;
+          let d2: f32 = dx * dx + dy * dy + dz * dz;
+          if (!(d2 < reach2)) continue;
+          if (d2 === 0) {
+            const sgn: f32 = load<u32>(id + op) < idI ? eps : -eps;
+            dx = ux * sgn;
+            dy = uy * sgn;
+            dz = uz * sgn;
+            d2 = eps2;
+          }
+          if (d2 < sepR2) {
+            const w: f32 = sepFall === 0 ? 1 : sepFall === 1 ? <f32>1 / Mathf.sqrt(d2) : <f32>1 / d2;
+            addAt(ai, <f64>(dx * w));
+            addAt(ai + 8, <f64>(dy * w));
+            addAt(ai + 16, <f64>(dz * w));
+            addAt(ai + 24, 1);
+          }
+          if (d2 < aliR2) {
+            const w: f32 = aliFall === 0 ? 1 : aliFall === 1 ? <f32>1 / Mathf.sqrt(d2) : <f32>1 / d2;
+            addAt(ai + 32, <f64>(load<f32>(vx + op) * w));
+            addAt(ai + 40, <f64>(load<f32>(vy + op) * w));
+            addAt(ai + 48, <f64>(load<f32>(vz + op) * w));
+            addAt(ai + 56, 1);
+          }
+          if (d2 < cohR2) {
+            const w: f32 = cohFall === 0 ? 1 : cohFall === 1 ? <f32>1 / Mathf.sqrt(d2) : <f32>1 / d2;
+            addAt(ai + 64, -(<f64>(dx * w)));
+            addAt(ai + 72, -(<f64>(dy * w)));
+            addAt(ai + 80, -(<f64>(dz * w)));
+            addAt(ai + 88, 1);
+          }
+        }
+      }
+    }
   }
 }
 
@@ -562,22 +961,22 @@ function finish(
   uyi: f64,
   uzi: f64,
   speedI: f64,
-  vsx: v128,
-  vsy: v128,
-  vsz: v128,
-  vsn: v128,
-  vax: v128,
-  vay: v128,
-  vaz: v128,
-  van: v128,
-  vqx: v128,
-  vqy: v128,
-  vqz: v128,
-  vqn: v128,
-  vfx: v128,
-  vfy: v128,
-  vfz: v128,
-  vfn: v128,
+  ssx: f64,
+  ssy: f64,
+  ssz: f64,
+  sn: f64,
+  sax: f64,
+  say: f64,
+  saz: f64,
+  an: f64,
+  sqx: f64,
+  sqy: f64,
+  sqz: f64,
+  qn: f64,
+  sfx: f64,
+  sfy: f64,
+  sfz: f64,
+  fn: f64,
   killedIn: bool,
 ): void {
   const flags = gi(I_FLAGS);
@@ -593,26 +992,12 @@ function finish(
   if (ki === 0) {
     maxSpeed = gf(F_MAX_SPEED);
     minSpeed = gf(F_MIN_SPEED);
-    const sn = hsum(vsn);
-    const an = hsum(van);
-    const qn = hsum(vqn);
-    const fn = hsum(vfn);
     if (sn > 0)
-      setRule(
-        SEP,
-        hsum(vsx) / sn,
-        hsum(vsy) / sn,
-        hsum(vsz) / sn,
-        (flags & SEP_NORM) !== 0,
-        uxi,
-        uyi,
-        uzi,
-        gf(F_SEP_W),
-      );
+      setRule(SEP, ssx / sn, ssy / sn, ssz / sn, (flags & SEP_NORM) !== 0, uxi, uyi, uzi, gf(F_SEP_W));
     if (an > 0) {
-      ss(ALI, hsum(vax) / an);
-      ss(ALI + 1, hsum(vay) / an);
-      ss(ALI + 2, hsum(vaz) / an);
+      ss(ALI, sax / an);
+      ss(ALI + 1, say / an);
+      ss(ALI + 2, saz / an);
       if (reynolds) steerAt(ALI, (flags & ALI_NORM) !== 0, gf(F_MAX_SPEED), uxi, uyi, uzi, gf(F_MAX_FORCE));
       else {
         if (flags & ALI_NORM) normalizeAt(ALI);
@@ -625,19 +1010,8 @@ function finish(
       scaleAt(ALI, gf(F_ALI_W));
     }
     if (qn > 0)
-      setRule(
-        COH,
-        hsum(vqx) / qn,
-        hsum(vqy) / qn,
-        hsum(vqz) / qn,
-        (flags & COH_NORM) !== 0,
-        uxi,
-        uyi,
-        uzi,
-        gf(F_COH_W),
-      );
-    if (fn > 0)
-      setRule(FLEE, hsum(vfx) / fn, hsum(vfy) / fn, hsum(vfz) / fn, reynolds, uxi, uyi, uzi, gf(F_FLEE_W));
+      setRule(COH, sqx / qn, sqy / qn, sqz / qn, (flags & COH_NORM) !== 0, uxi, uyi, uzi, gf(F_COH_W));
+    if (fn > 0) setRule(FLEE, sfx / fn, sfy / fn, sfz / fn, reynolds, uxi, uyi, uzi, gf(F_FLEE_W));
     if (dims2) for (let o = 2; o < ACC; o += 3) ss(o, 0);
     if (flags & PRIORITY) allocateByPriority(gf(F_MAX_ACCEL));
     else {
@@ -649,11 +1023,10 @@ function finish(
   } else {
     maxSpeed = gf(F_PRED_SPEED);
     minSpeed = min(gf(F_MIN_SPEED), gf(F_PRED_SPEED));
-    const qn = hsum(vqn);
     if (qn > 0) {
-      ss(COH, hsum(vqx) / qn);
-      ss(COH + 1, hsum(vqy) / qn);
-      ss(COH + 2, hsum(vqz) / qn);
+      ss(COH, sqx / qn);
+      ss(COH + 1, sqy / qn);
+      ss(COH + 2, sqz / qn);
     } else {
       ss(COH, speedI > 0 ? uxi : 1);
       ss(COH + 1, speedI > 0 ? uyi : 0);

@@ -187,7 +187,9 @@ export class UniformGrid {
    * of that axis is visited once and callers must take the minimum image per candidate.
    */
   needsMinimumImage(kx: number, ky: number, kz: number): boolean {
-    return this.wrap && (2 * kx + 1 >= this.n[0] || 2 * ky + 1 >= this.n[1] || 2 * kz + 1 >= this.n[2]);
+    // a flat world has one layer of cells with every agent on it: z never needs an image
+    const zNarrow = this.dimensions === 3 && 2 * kz + 1 >= this.n[2];
+    return this.wrap && (2 * kx + 1 >= this.n[0] || 2 * ky + 1 >= this.n[1] || zNarrow);
   }
 
   /**

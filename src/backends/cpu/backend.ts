@@ -72,7 +72,16 @@ export class CpuBackend implements SyncBackend {
     this.c = deriveConstants(p, this.predators);
     this.grid.configure(gridConfigFor(p, this.c, state.capacity));
     this.scratch = createScratch(this.c, this.grid);
-    this.symmetric.configure(this.c, this.grid, this.scratch, state.capacity, this.predators);
+    // the WebAssembly kernel keeps its accumulators in its own memory: plan only
+    this.symmetric.configure(
+      this.c,
+      this.grid,
+      this.scratch,
+      state.capacity,
+      this.predators,
+      undefined,
+      !this.useWasm,
+    );
   }
 
   stepSync(state: FlockState, n: number): void {
@@ -90,9 +99,22 @@ export class CpuBackend implements SyncBackend {
       state.current = (state.current ^ 1) as 0 | 1;
       state.count = inGrid;
       const t1 = now();
-      if (this.useWasm)
-        this.wasm!.stepRange(c, this.grid, state.front, state.back, inGrid, 0, inGrid, this.scratch!);
-      else {
+      const sym = this.symmetric;
+      if (this.useWasm) {
+        this.symmetricRan = sym.plan(this.grid, this.scratch!.reach, inGrid, 0, inGrid, true);
+        if (this.symmetricRan)
+          this.wasm!.sweepRange(
+            c,
+            this.grid,
+            state.front,
+            state.back,
+            inGrid,
+            this.scratch!,
+            sym.planned,
+            sym.reservedSlots,
+          );
+        else this.wasm!.stepRange(c, this.grid, state.front, state.back, inGrid, 0, inGrid, this.scratch!);
+      } else {
         this.symmetricRan = this.symmetric.run(c, this.grid, state.front, state.back, inGrid, this.scratch!);
         if (!this.symmetricRan) stepRange(c, this.grid, state.front, state.back, 0, inGrid, this.scratch!);
       }
@@ -118,14 +140,14 @@ export class CpuBackend implements SyncBackend {
       g.cursor.byteLength +
       (g.rank?.byteLength ?? 0) +
       (s ? s.ranges.byteLength + s.shifts.byteLength + s.v.byteLength : 0) +
-      (this.useWasm ? 0 : this.symmetric.bytes) +
+      this.symmetric.bytes +
       // the WebAssembly kernel keeps its own copy of the sorted agents and cell starts
       (this.useWasm ? wasmScratchBytes(g.keys.length, g.nCells) : 0);
     return {
       kernel: this.kernel,
       threads: 1,
       indexBytes,
-      ...(this.useWasm ? {} : { pairs: this.symmetricRan ? ('symmetric' as const) : ('gather' as const) }),
+      pairs: this.symmetricRan ? 'symmetric' : 'gather',
     };
   }
 

@@ -4,6 +4,24 @@ import type { Half } from '../../state/layout.ts';
 import { U2, U3, updateAgent } from './agent-update.ts';
 import { COINCIDENT_EPS, type KernelScratch } from './kernel.ts';
 
+/** One step's plan of the symmetric sweep for a share of the agents. */
+export interface SweepWindow {
+  /** Most agents between a cell's first and its farthest partner not across the seam. */
+  agents: number;
+  /** Ring slots (a power of two ≥ agents). */
+  ring: number;
+  /** First agent of the tail (partners of the first slabs across the periodic seam). */
+  tailStart: number;
+  /** First tail agent of the share. */
+  tailLo: number;
+  /** Offset of the sink slot, in doubles. */
+  sink: number;
+  /** Slots this share uses (ring, its tail, the sink). */
+  slots: number;
+  begin: number;
+  end: number;
+}
+
 /** Doubles per accumulator slot: separation, alignment, cohesion (x, y, z, count each). */
 const STRIDE = 12;
 /** Accumulator memory may not exceed this many bytes per agent of capacity. */
@@ -41,7 +59,16 @@ export class SymmetricSweep {
   /** Slowest axis with more than one cell: 2 (z), or 1 (y) in flat worlds. */
   private axis = 2;
   /** This step's ring size, tail and share (set by run, read by sweep and prologue). */
-  private readonly window = { ring: 1, tailStart: 0, tailLo: 0, sink: 0, begin: 0, end: 0 };
+  private readonly window: SweepWindow = {
+    agents: 1,
+    ring: 1,
+    tailStart: 0,
+    tailLo: 0,
+    sink: 0,
+    slots: 0,
+    begin: 0,
+    end: 0,
+  };
   /** See geometry(). */
   private ahead = 1;
   private tailCell = 0;
@@ -70,7 +97,7 @@ export class SymmetricSweep {
       !(c.fovCos > -1) &&
       grid.rank === null &&
       grid.n[this.axis] > 1 &&
-      !grid.needsMinimumImage(r[0], r[1], grid.dimensions === 2 ? -1 : r[2]);
+      !grid.needsMinimumImage(r[0], r[1], r[2]);
     this.slots = 0;
     if (!this.eligible) {
       this.acc = new Float64Array(0);
@@ -118,9 +145,38 @@ export class SymmetricSweep {
     begin = 0,
     end = count,
   ): boolean {
+    if (!this.plan(grid, scratch.reach, count, begin, end, false)) return false;
+    const w = this.window;
+    this.acc.fill(0, 0, w.slots * STRIDE);
+    const window = w.agents;
+    const tailLo = w.tailLo;
+    if (begin > 0) {
+      // agents with partners below begin: those within a window of it, and the seam's tail
+      this.prologue(c, grid, src, scratch, begin, end < begin + window ? end : begin + window);
+      const t0 = tailLo > begin + window ? tailLo : begin + window;
+      if (t0 < end) this.prologue(c, grid, src, scratch, t0, end);
+    }
+    this.sweep(c, grid, src, dst, scratch);
+    return true;
+  }
+
+  /**
+   * Plan this step's sweep of the share [begin, end): the window, ring, tail and sink (in
+   * `window`). False when the sweep does not apply or does not fit the reserve. `wholeTail`:
+   * test the fit as if the share held the whole tail, so that every share of a step decides
+   * alike (the WebAssembly kernel's sweep is not bit-identical to its gathering pass).
+   */
+  plan(
+    grid: UniformGrid,
+    reach: Int32Array,
+    count: number,
+    begin: number,
+    end: number,
+    wholeTail: boolean,
+  ): boolean {
     if (!this.eligible || end <= begin) return false;
     const { cellStart, nCells } = grid;
-    this.geometry(grid, scratch.reach);
+    this.geometry(grid, reach);
     const ahead = this.ahead;
     // Window: the most agents between a cell's first agent and its farthest non-seam partner.
     let window = 1;
@@ -133,23 +189,28 @@ export class SymmetricSweep {
     const tailLo = tailStart > begin ? tailStart : begin;
     const tailN = end > tailLo ? end - tailLo : 0;
     const slots = ring + tailN + 1; // + the sink
-    if (slots * STRIDE > this.acc.length) return false;
-    this.acc.fill(0, 0, slots * STRIDE);
+    const needed = wholeTail ? ring + (count > tailStart ? count - tailStart : 0) + 1 : slots;
+    if (needed > this.slots) return false;
     const w = this.window;
+    w.agents = window;
     w.ring = ring;
     w.tailStart = tailStart;
     w.tailLo = tailLo;
     w.sink = (ring + tailN) * STRIDE;
+    w.slots = slots;
     w.begin = begin;
     w.end = end;
-    if (begin > 0) {
-      // agents with partners below begin: those within a window of it, and the seam's tail
-      this.prologue(c, grid, src, scratch, begin, end < begin + window ? end : begin + window);
-      const t0 = tailLo > begin + window ? tailLo : begin + window;
-      if (t0 < end) this.prologue(c, grid, src, scratch, t0, end);
-    }
-    this.sweep(c, grid, src, dst, scratch);
     return true;
+  }
+
+  /** The last plan (see plan()); `sink` is a Float64Array offset, the sink slot is sink / 12. */
+  get planned(): Readonly<SweepWindow> {
+    return this.window;
+  }
+
+  /** Accumulator slots reserved (what a kernel keeping its own slots must hold). */
+  get reservedSlots(): number {
+    return this.slots;
   }
 
   /**

@@ -3,6 +3,7 @@ import type { RuleConstants } from '../../rules/constants.ts';
 import type { UniformGrid } from '../../spatial/grid.ts';
 import type { Half } from '../../state/layout.ts';
 import type { KernelScratch } from '../cpu/kernel.ts';
+import type { SweepWindow } from '../cpu/symmetric.ts';
 import { compactionTable, F, F_SLOTS, FLAG, I, I_SLOTS, LAYOUT_VERSION, SCRATCH_BYTES } from './layout.ts';
 
 /** Why the WebAssembly kernel cannot run these parameters (null: it can). */
@@ -30,6 +31,7 @@ interface Exports {
   layoutVersion(): number;
   heapBase(): number;
   step(begin: number, end: number): void;
+  sweep(begin: number, end: number): void;
 }
 
 const PAGE = 65536;
@@ -45,7 +47,9 @@ export class WasmKernel {
   private capacity = -1;
   private cells = -1;
   private maxRanges = -1;
+  private accSlots = -1;
   private ptr = {
+    acc: 0,
     src: [] as number[],
     dst: [] as number[],
     cellStart: 0,
@@ -85,14 +89,20 @@ export class WasmKernel {
   }
 
   /** Lay out (and grow) memory for this capacity and cell count; outside the step. */
-  private reserve(capacity: number, nCells: number, maxRanges: number): void {
-    if (capacity <= this.capacity && nCells <= this.cells && maxRanges <= this.maxRanges) {
+  private reserve(capacity: number, nCells: number, maxRanges: number, accSlots: number): void {
+    if (
+      capacity <= this.capacity &&
+      nCells <= this.cells &&
+      maxRanges <= this.maxRanges &&
+      accSlots <= this.accSlots
+    ) {
       this.ensureViews();
       return;
     }
     capacity = Math.max(capacity, this.capacity);
     nCells = Math.max(nCells, this.cells);
     maxRanges = Math.max(maxRanges, this.maxRanges);
+    accSlots = Math.max(accSlots, this.accSlots);
     let at = align(this.base + I_SLOTS * 4 + F_SLOTS * 8 + SCRATCH_BYTES);
     const take = (bytes: number) => {
       const p = at;
@@ -110,12 +120,15 @@ export class WasmKernel {
     const nbStride = align(4 * (capacity + 8));
     const nb = take(9 * nbStride);
     const lut = take(256);
+    // symmetric sweep: 12 f64 per slot (none reserved when the sweep does not apply)
+    const acc = take(96 * accSlots);
     const mem = this.x.memory;
     if (at > mem.buffer.byteLength) mem.grow(Math.ceil((at - mem.buffer.byteLength) / PAGE));
     this.capacity = capacity;
     this.cells = nCells;
     this.maxRanges = maxRanges;
-    this.ptr = { src, dst, cellStart, ranges, nb, nbStride, lut };
+    this.accSlots = accSlots;
+    this.ptr = { acc, src, dst, cellStart, ranges, nb, nbStride, lut };
     this.ensureViews();
     this.views!.u8.set(compactionTable(), lut);
   }
@@ -147,8 +160,51 @@ export class WasmKernel {
     end: number,
     scratch: KernelScratch,
   ): void {
+    this.load(c, grid, src, count, scratch, 0);
+    this.x.step(begin, end);
+    this.unload(src, dst, begin, end);
+  }
+
+  /**
+   * The symmetric sweep of [begin, end) as planned by SymmetricSweep.plan (with `wholeTail`):
+   * each pair met once. Deterministic for any split of the agents across threads, but not bit
+   * for bit the gathering pass of stepRange. `slots`: the reserve (the same in every thread).
+   */
+  sweepRange(
+    c: RuleConstants,
+    grid: UniformGrid,
+    src: Half,
+    dst: Half,
+    count: number,
+    scratch: KernelScratch,
+    plan: Readonly<SweepWindow>,
+    slots: number,
+  ): void {
+    this.load(c, grid, src, count, scratch, slots);
+    const { i32, u8 } = this.views!;
+    const acc = this.ptr.acc;
+    u8.fill(0, acc, acc + 96 * plan.slots);
+    i32[I.acc] = acc;
+    i32[I.ring] = plan.ring;
+    i32[I.tailStart] = plan.tailStart;
+    i32[I.tailLo] = plan.tailLo;
+    i32[I.sink] = plan.sink / 12;
+    i32[I.window] = plan.agents;
+    this.x.sweep(plan.begin, plan.end);
+    this.unload(src, dst, plan.begin, plan.end);
+  }
+
+  /** Copy the sorted agents and cell starts in and set every slot of the I and F blocks. */
+  private load(
+    c: RuleConstants,
+    grid: UniformGrid,
+    src: Half,
+    count: number,
+    scratch: KernelScratch,
+    accSlots: number,
+  ): void {
     const reach = scratch.reach;
-    this.reserve(src.px.length, grid.nCells, scratch.ranges.length);
+    this.reserve(src.px.length, grid.nCells, scratch.ranges.length, accSlots);
     const v = this.views!;
     const p = this.ptr;
     const { i32, f64, f32, u32, u8 } = v;
@@ -210,7 +266,12 @@ export class WasmKernel {
     f64[F.predSpeed] = c.predSpeed;
     f64[F.predAccel] = c.predAccel;
     f64[F.dt] = c.dt;
-    this.x.step(begin, end);
+  }
+
+  /** Copy the result for [begin, end) out into `dst`. */
+  private unload(src: Half, dst: Half, begin: number, end: number): void {
+    const { f32, u8 } = this.views!;
+    const p = this.ptr;
     const out = [dst.px, dst.py, dst.pz, dst.vx, dst.vy, dst.vz];
     for (let k = 0; k < 6; k++) {
       const o = (p.dst[k] >> 2) + begin;

@@ -2,7 +2,7 @@
  * Slot numbers of the WebAssembly kernel's I (i32) and F (f64) blocks: mirrors the constants
  * at the top of wasm/kernel.ts. Bump LAYOUT_VERSION in both places with any change.
  */
-export const LAYOUT_VERSION = 3;
+export const LAYOUT_VERSION = 4;
 
 export const I = {
   src: 0, // px py pz vx vy vz id kind
@@ -22,6 +22,13 @@ export const I = {
   nbStride: 34,
   /** 16 swizzle patterns that move the set lanes of a 4-bit mask to the front. */
   lut: 35,
+  /** Symmetric sweep: slots, ring, tail start, the share's first tail agent, sink slot, window. */
+  acc: 36,
+  ring: 37,
+  tailStart: 38,
+  tailLo: 39,
+  sink: 40,
+  window: 41,
 } as const;
 export const I_SLOTS = 64;
 
@@ -50,7 +57,7 @@ export const F = {
 } as const;
 export const F_SLOTS = 64;
 /** Bytes of the kernel's own scratch after the F block. */
-export const SCRATCH_BYTES = 32 * 8;
+export const SCRATCH_BYTES = 32 * 8 + 13 * 16; // + the sweep's push vectors
 
 export const FLAG = {
   sepNorm: 1,

@@ -84,7 +84,7 @@ export class WorkersBackend implements Backend {
   private running = false;
   private readonly wasm: WebAssembly.Module | null;
   private kernel: 'js' | 'wasm' = 'js';
-  /** One thread's symmetric-sweep reserve (TypeScript kernel). */
+  /** One thread's symmetric-sweep reserve (its accumulators, in JS or in wasm memory). */
   private sweepBytes = 0;
   /** Write the state header from the batch's progress (set per batch). */
   private publishHeader: () => void = () => {};
@@ -176,7 +176,7 @@ export class WorkersBackend implements Backend {
       this.grid = createSharedGrid(state.capacity, this.threads);
     this.state = state;
     this.kernel = this.wasm && wasmUnsupportedReason(params) === null ? 'wasm' : 'js';
-    this.sweepBytes = this.kernel === 'js' ? symmetricSweepBytes(params, state) : 0;
+    this.sweepBytes = symmetricSweepBytes(params, state);
     this.epoch++;
     for (const h of this.handles)
       h.post({
@@ -248,8 +248,8 @@ export class WorkersBackend implements Backend {
 
   /**
    * What this backend runs. indexBytes: the shared grid arrays (keys, cell starts, per-thread
-   * histograms), plus each thread's WebAssembly copy of the agents when the wasm kernel runs, or
-   * each thread's symmetric-sweep accumulators with the TypeScript kernel.
+   * histograms), plus each thread's WebAssembly copy of the agents when the wasm kernel runs, and
+   * each thread's symmetric-sweep accumulators.
    */
   info(): BackendInfo {
     const g = this.grid;

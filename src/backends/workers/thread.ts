@@ -111,8 +111,16 @@ export class StepThread {
     // the grid allocated its own cell starts: point it at the shared ones
     this.grid.cellStart = this.cellStartAll.subarray(0, this.grid.nCells + 1);
     this.scratch = createScratch(this.c, this.grid);
-    if (!this.useWasm)
-      this.symmetric.configure(this.c, this.grid, this.scratch, state.capacity, this.predators);
+    // the WebAssembly kernel keeps its accumulators in its own memory: plan only
+    this.symmetric.configure(
+      this.c,
+      this.grid,
+      this.scratch,
+      state.capacity,
+      this.predators,
+      undefined,
+      !this.useWasm,
+    );
   }
 
   /** Run `n` steps together with the other threads. */
@@ -163,9 +171,24 @@ export class StepThread {
       const src = state.halves[current];
       const dst = state.halves[current ^ 1];
       const [b0, b1] = share(inGrid, t, T);
-      if (this.useWasm) this.wasm!.stepRange(this.c!, grid, src, dst, inGrid, b0, b1, this.scratch!);
+      const sym = this.symmetric;
+      if (this.useWasm) {
+        // every thread decides alike (wholeTail): the wasm sweep differs from its gathering pass
+        if (sym.plan(grid, this.scratch!.reach, inGrid, b0, b1, true))
+          this.wasm!.sweepRange(
+            this.c!,
+            grid,
+            src,
+            dst,
+            inGrid,
+            this.scratch!,
+            sym.planned,
+            sym.reservedSlots,
+          );
+        else this.wasm!.stepRange(this.c!, grid, src, dst, inGrid, b0, b1, this.scratch!);
+      }
       // the symmetric sweep of this thread's share where it applies (same bytes either way)
-      else if (!this.symmetric.run(this.c!, grid, src, dst, inGrid, this.scratch!, b0, b1))
+      else if (!sym.run(this.c!, grid, src, dst, inGrid, this.scratch!, b0, b1))
         stepRange(this.c!, grid, src, dst, b0, b1, this.scratch!);
       if (this.predators) {
         let live = 0;

@@ -1,0 +1,139 @@
+/**
+ * The WebAssembly kernel's symmetric sweep (each pair once, pushes to accumulator slots): it
+ * agrees with the TypeScript reference per agent within the kernel's stated tolerance, gives the
+ * same bytes whole or split in thread shares, and the backends take it where it applies.
+ */
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { gridConfigFor } from '../../src/backends/cpu/backend.ts';
+import { createScratch, stepRange } from '../../src/backends/cpu/kernel.ts';
+import { SymmetricSweep } from '../../src/backends/cpu/symmetric.ts';
+import { WasmKernel } from '../../src/backends/wasm/kernel.ts';
+import { loadWasmModule } from '../../src/backends/wasm/loader.ts';
+import { createFlock, createFlockSync, type Flock, type FlockOptions } from '../../src/flock.ts';
+import { deriveConstants } from '../../src/rules/constants.ts';
+import { UniformGrid } from '../../src/spatial/grid.ts';
+import { FlockState, type Half } from '../../src/state/layout.ts';
+
+// the kernel's stated tolerance against the reference (see kernel.test.ts)
+const POSITION_TOLERANCE = 1e-5;
+const VELOCITY_TOLERANCE = 1e-4;
+
+const SCENARIOS: Record<string, FlockOptions> = {
+  'reynolds, periodic (seams, tail)': {
+    preset: 'reynolds',
+    prey: 4000,
+    world: { x: 70, y: 60, z: 80, boundary: 'wrap' },
+  },
+  'reynolds, bounce': { preset: 'reynolds', prey: 4000, world: { x: 70, y: 60, z: 80 } },
+  'fish (2D, periodic)': { preset: 'fish', prey: 3000, world: { x: 200, y: 160, boundary: 'wrap' } },
+  'direct steering, 1/d cohesion, 1/d² alignment, priority': {
+    prey: 4000,
+    world: { x: 60, y: 70, z: 50, boundary: 'wrap' },
+    steering: { style: 'direct', combine: 'priority' },
+    alignment: { falloff: '1/d2' },
+    cohesion: { falloff: '1/d' },
+  },
+};
+
+const FIELDS = ['px', 'py', 'pz', 'vx', 'vy', 'vz', 'id', 'kind', 'alive'] as const;
+
+function firstDifference(a: Half, b: Half, n: number): string | null {
+  for (const f of FIELDS)
+    for (let i = 0; i < n; i++)
+      if (!Object.is(a[f][i], b[f][i])) return `${f}[${i}]: ${a[f][i]} vs ${b[f][i]}`;
+  return null;
+}
+
+for (const [name, options] of Object.entries(SCENARIOS)) {
+  test(`wasm sweep: within tolerance of the reference, and the same bytes in 1–4 shares: ${name}`, async () => {
+    const kernel = await WasmKernel.create(await loadWasmModule());
+    const f = createFlockSync(options);
+    f.stepSync(6);
+    const st = f.state;
+    // two agents at one point take the coincident-agents path
+    st.front.px[1] = st.front.px[0];
+    st.front.py[1] = st.front.py[0];
+    st.front.pz[1] = st.front.pz[0];
+    const c = deriveConstants(f.params, false);
+    const grid = new UniformGrid();
+    grid.configure(gridConfigFor(f.params, c, st.capacity));
+    const n = grid.build(st.front, st.count);
+    grid.scatter(st.front, st.back, st.count);
+    const scratch = createScratch(c, grid);
+    const sweep = new SymmetricSweep();
+    // a slot per agent, planned only: the kernel keeps the slots in its own memory
+    sweep.configure(c, grid, scratch, st.capacity, false, st.capacity, false);
+    const js = FlockState.create(st.capacity).front;
+    stepRange(c, grid, st.back, js, 0, n, scratch);
+    const outs: Half[] = [];
+    for (const shares of [1, 2, 3, 4]) {
+      const out = FlockState.create(st.capacity).front;
+      for (let t = 0; t < shares; t++) {
+        const b0 = Math.floor((n * t) / shares);
+        const b1 = Math.floor((n * (t + 1)) / shares);
+        assert.ok(sweep.plan(grid, scratch.reach, n, b0, b1, true), 'the sweep applies');
+        kernel.sweepRange(c, grid, st.back, out, n, scratch, sweep.planned, sweep.reservedSlots);
+      }
+      outs.push(out);
+    }
+    for (let k = 1; k < outs.length; k++)
+      assert.equal(firstDifference(outs[k], outs[0], n), null, `${k + 1} shares against one`);
+    const w = outs[0];
+    let dp = 0;
+    let dv = 0;
+    for (let i = 0; i < n; i++) {
+      dp = Math.max(
+        dp,
+        Math.abs(js.px[i] - w.px[i]),
+        Math.abs(js.py[i] - w.py[i]),
+        Math.abs(js.pz[i] - w.pz[i]),
+      );
+      dv = Math.max(
+        dv,
+        Math.abs(js.vx[i] - w.vx[i]),
+        Math.abs(js.vy[i] - w.vy[i]),
+        Math.abs(js.vz[i] - w.vz[i]),
+      );
+      assert.equal(w.id[i], js.id[i]);
+      assert.equal(w.alive[i], 1);
+    }
+    assert.ok(dp <= POSITION_TOLERANCE, `largest position difference ${dp}`);
+    assert.ok(dv <= VELOCITY_TOLERANCE, `largest velocity difference ${dv}`);
+    let moved = 0;
+    for (let i = 0; i < n; i++) if (w.vx[i] !== st.back.vx[i]) moved++;
+    assert.ok(moved > n / 2, 'velocities changed');
+  });
+}
+
+const flocks: Flock[] = [];
+after(async () => {
+  for (const f of flocks) await f.dispose();
+});
+
+test('wasm sweep on the backends: cpu takes it; workers with 1, 2, 3, 4 and 7 threads give its bytes', async () => {
+  const options: FlockOptions = {
+    preset: 'reynolds',
+    prey: 20011,
+    world: { x: 100, y: 100, z: 200, boundary: 'wrap' },
+  };
+  const cpu = await createFlock({ ...options, backend: 'cpu', kernel: 'wasm' });
+  flocks.push(cpu);
+  await cpu.step(9);
+  assert.equal(cpu.info().kernel, 'wasm');
+  assert.equal(cpu.info().pairs, 'symmetric');
+  for (const threads of [1, 2, 3, 4, 7]) {
+    const f = await createFlock({ ...options, backend: 'workers', threads, kernel: 'wasm' });
+    flocks.push(f);
+    await f.step(4);
+    await f.step(5);
+    assert.equal(f.stateHash(), cpu.stateHash(), `${threads} threads`);
+  }
+  // the gathering wasm pass (a field of view turns the sweep off) gives other bytes: the
+  // comparison above can fail
+  const gather = await createFlock({ ...options, backend: 'cpu', kernel: 'wasm', motion: { fov: 359 } });
+  flocks.push(gather);
+  await gather.step(9);
+  assert.equal(gather.info().pairs, 'gather');
+  assert.notEqual(gather.stateHash(), cpu.stateHash());
+});
