@@ -3,9 +3,15 @@
 // laser; the neighbour pass runs four candidates at a time in f32x4, so results agree with the
 // reference within float tolerance, not bit for bit. Every run is deterministic.
 //
+// Two passes over the sorted agents: step() gathers (each agent reads all its candidates), and
+// sweep() meets each pair once, pushing the partner's terms to an accumulator slot (the scheme
+// of src/backends/cpu/symmetric.ts, which plans it); both are deterministic for any split of
+// the agents across threads.
+//
 // Memory: the host writes pointers and integer settings into the I block and float constants
 // into the F block (slot numbers below, mirrored in src/backends/wasm/layout.ts), copies the
-// sorted agents and cell starts in, calls step(begin, end) and copies the result out.
+// sorted agents and cell starts in, calls step(begin, end) or sweep(begin, end) and copies the
+// result out.
 
 // I block (i32 slots)
 const I_PX: i32 = 0; // src px py pz vx vy vz id kind: 0..7
@@ -69,14 +75,6 @@ const PRIORITY: i32 = 32;
 const USE_FOV: i32 = 64;
 const PREDATORS: i32 = 128;
 
-// scratch vectors (f64 triples), as in the reference kernel
-const SEP: i32 = 0;
-const ALI: i32 = 3;
-const COH: i32 = 6;
-const FLEE: i32 = 9;
-const ACC: i32 = 18;
-const S: i32 = 21;
-
 const COINCIDENT_EPS: f64 = 1e-4;
 
 /** Layout version: bump with any slot change (the host checks it). */
@@ -107,96 +105,89 @@ function gp(slot: i32): usize {
 function gf(slot: i32): f64 {
   return load<f64>(fblock() + <usize>(slot << 3));
 }
-function sv(o: i32): f64 {
-  return load<f64>(scratch() + <usize>(o << 3));
-}
-function ss(o: i32, v: f64): void {
-  store<f64>(scratch() + <usize>(o << 3), v);
-}
 
-function len(o: i32): f64 {
-  const x = sv(o);
-  const y = sv(o + 1);
-  const z = sv(o + 2);
-  return Math.sqrt(x * x + y * y + z * z);
+// ---- vector helpers on the "register" (RX, RY, RZ): module globals, no memory round trips ----
+let RX: f64 = 0;
+let RY: f64 = 0;
+let RZ: f64 = 0;
+
+function setR(x: f64, y: f64, z: f64): void {
+  RX = x;
+  RY = y;
+  RZ = z;
 }
-function scaleAt(o: i32, w: f64): void {
-  ss(o, sv(o) * w);
-  ss(o + 1, sv(o + 1) * w);
-  ss(o + 2, sv(o + 2) * w);
+function scaleR(w: f64): void {
+  RX *= w;
+  RY *= w;
+  RZ *= w;
 }
-function normalizeAt(o: i32): void {
-  const l = len(o);
-  if (l > 0) {
-    ss(o, sv(o) / l);
-    ss(o + 1, sv(o + 1) / l);
-    ss(o + 2, sv(o + 2) / l);
-  }
+function normalizeR(): void {
+  const l = Math.sqrt(RX * RX + RY * RY + RZ * RZ);
+  if (l > 0) scaleR(1 / l);
 }
-function truncateAt(o: i32, max: f64): void {
-  const x = sv(o);
-  const y = sv(o + 1);
-  const z = sv(o + 2);
-  const l2 = x * x + y * y + z * z;
-  if (l2 > max * max) scaleAt(o, max / Math.sqrt(l2));
+function truncateR(max: f64): void {
+  const l2 = RX * RX + RY * RY + RZ * RZ;
+  if (l2 > max * max) scaleR(max / Math.sqrt(l2));
 }
-function steerAt(o: i32, scale: bool, maxSpeed: f64, vx: f64, vy: f64, vz: f64, maxForce: f64): void {
+/** Reynolds steering: desired velocity R (to unit length and the max speed when `scale`) − v. */
+function steerR(scale: bool, maxSpeed: f64, vx: f64, vy: f64, vz: f64, maxForce: f64): void {
   if (scale) {
-    normalizeAt(o);
-    scaleAt(o, maxSpeed);
+    // one division: to unit length and up to the max speed at once (as the reference)
+    const l = Math.sqrt(RX * RX + RY * RY + RZ * RZ);
+    if (l > 0) scaleR(maxSpeed / l);
   }
-  ss(o, sv(o) - vx);
-  ss(o + 1, sv(o + 1) - vy);
-  ss(o + 2, sv(o + 2) - vz);
-  truncateAt(o, maxForce);
+  RX -= vx;
+  RY -= vy;
+  RZ -= vz;
+  truncateR(maxForce);
 }
-function clampSpeedAt(o: i32, min: f64, max: f64, fx: f64, fy: f64, fz: f64): void {
-  const l = len(o);
-  if (l > max) scaleAt(o, max / l);
+/** Speed of R into [min, max]; a zero R below the minimum takes the heading (fx, fy, fz). */
+function clampSpeedR(min: f64, max: f64, fx: f64, fy: f64, fz: f64): void {
+  const l = Math.sqrt(RX * RX + RY * RY + RZ * RZ);
+  if (l > max) scaleR(max / l);
   else if (l < min) {
-    if (l > 0) scaleAt(o, min / l);
+    if (l > 0) scaleR(min / l);
     else {
       let fl = Math.sqrt(fx * fx + fy * fy + fz * fz);
       if (fl === 0) fl = 1;
-      ss(o, (fx / fl) * min);
-      ss(o + 1, (fy / fl) * min);
-      ss(o + 2, (fz / fl) * min);
+      setR((fx / fl) * min, (fy / fl) * min, (fz / fl) * min);
     }
   }
 }
-function setRule(o: i32, x: f64, y: f64, z: f64, norm: bool, vx: f64, vy: f64, vz: f64, w: f64): void {
-  ss(o, x);
-  ss(o + 1, y);
-  ss(o + 2, z);
-  if (gi(I_FLAGS) & REYNOLDS) steerAt(o, norm, gf(F_MAX_SPEED), vx, vy, vz, gf(F_MAX_FORCE));
-  else if (norm) normalizeAt(o);
-  scaleAt(o, w);
+/** One averaged rule vector into R: direct (optionally unit) or Reynolds steering; weighted. */
+function ruleR(x: f64, y: f64, z: f64, norm: bool, reynolds: bool, vx: f64, vy: f64, vz: f64, w: f64): void {
+  setR(x, y, z);
+  if (reynolds) steerR(norm, gf(F_MAX_SPEED), vx, vy, vz, gf(F_MAX_FORCE));
+  else if (norm) normalizeR();
+  scaleR(w);
 }
-/** Priority order of the reference: avoid, repel (both zero here), flee, separation, alignment, cohesion. */
-function allocateByPriority(budget: f64): void {
-  let ax: f64 = 0;
-  let ay: f64 = 0;
-  let az: f64 = 0;
-  let left = budget;
-  for (let r = 0; r < 4 && left > 0; r++) {
-    const o = r === 0 ? FLEE : r === 1 ? SEP : r === 2 ? ALI : COH;
-    const l = len(o);
-    if (l === 0) continue;
-    const take = Math.min(l, left);
-    const f = take / l;
-    ax += sv(o) * f;
-    ay += sv(o + 1) * f;
-    az += sv(o + 2) * f;
-    left -= take;
-  }
-  ss(ACC, ax);
-  ss(ACC + 1, ay);
-  ss(ACC + 2, az);
+
+// priority allocation state: the sum so far and the budget left
+let PX: f64 = 0;
+let PY: f64 = 0;
+let PZ: f64 = 0;
+let LEFT: f64 = 0;
+/** Priority allocation (Chalmers study): the next vector takes min(|v|, budget left). */
+function takeP(x: f64, y: f64, z: f64): void {
+  if (!(LEFT > 0)) return;
+  const l = Math.sqrt(x * x + y * y + z * z);
+  if (l === 0) return;
+  const take = Math.min(l, LEFT);
+  const f = take / l;
+  PX += x * f;
+  PY += y * f;
+  PZ += z * f;
+  LEFT -= take;
 }
-function applyBoundary(axis: i32): void {
+
+// boundary result
+let BP: f64 = 0;
+let BV: f64 = 0;
+/** Keep position p inside [0, L] along an axis (the reference's applyBoundary); into BP, BV. */
+function boundary(axis: i32, p: f64, v: f64): void {
   const L = gf(F_SIZE + axis);
-  let p = sv(S + axis);
-  let v = sv(S + axis + 3);
+  BP = p;
+  BV = v;
   if (p >= 0 && <f64>(<f32>p) < L) return;
   const b = gi(I_BOUNDARY);
   if (b === 1) {
@@ -221,8 +212,8 @@ function applyBoundary(axis: i32): void {
       if (v > 0) v = 0;
     }
   }
-  ss(S + axis, p);
-  ss(S + axis + 3, v);
+  BP = p;
+  BV = v;
 }
 
 function coord(axis: i32, p: f64): i32 {
@@ -652,7 +643,7 @@ export function sweep(begin: i32, end: i32): void {
   const lut = gp(I_LUT);
   const nb = gp(I_NB);
   const nbS = gp(I_NB_STRIDE);
-  const push = scratch() + 256; // 13 vectors of push values, read back lane by lane
+  const push = scratch(); // 13 vectors of push values, read back lane by lane
   const rp = gp(I_RANGES);
   for (let cell = cellOf(begin); cell < nCells && <i32>load<u32>(cs + ((<usize>cell) << 2)) < end; cell++) {
     const c0 = <i32>load<u32>(cs + ((<usize>cell) << 2));
@@ -982,81 +973,120 @@ function finish(
   const flags = gi(I_FLAGS);
   const dims2 = gi(I_DIMS2) !== 0;
   const reynolds = (flags & REYNOLDS) !== 0;
-  const killed = killedIn;
-  for (let o = 0; o < ACC + 3; o++) ss(o, 0);
+  let ax: f64 = 0;
+  let ay: f64 = 0;
+  let az: f64 = 0;
   let maxSpeed: f64;
   let minSpeed: f64;
-  const ux: f64 = 0.6;
-  const uy: f64 = dims2 ? 0.8 : 0.64;
-  const uz: f64 = dims2 ? 0 : 0.48;
   if (ki === 0) {
     maxSpeed = gf(F_MAX_SPEED);
     minSpeed = gf(F_MIN_SPEED);
-    if (sn > 0)
-      setRule(SEP, ssx / sn, ssy / sn, ssz / sn, (flags & SEP_NORM) !== 0, uxi, uyi, uzi, gf(F_SEP_W));
-    if (an > 0) {
-      ss(ALI, sax / an);
-      ss(ALI + 1, say / an);
-      ss(ALI + 2, saz / an);
-      if (reynolds) steerAt(ALI, (flags & ALI_NORM) !== 0, gf(F_MAX_SPEED), uxi, uyi, uzi, gf(F_MAX_FORCE));
-      else {
-        if (flags & ALI_NORM) normalizeAt(ALI);
-        if (flags & ALI_RELATIVE) {
-          ss(ALI, sv(ALI) - uxi);
-          ss(ALI + 1, sv(ALI + 1) - uyi);
-          ss(ALI + 2, sv(ALI + 2) - uzi);
-        }
-      }
-      scaleAt(ALI, gf(F_ALI_W));
+    let sx: f64 = 0,
+      sy: f64 = 0,
+      sz: f64 = 0;
+    let lx: f64 = 0,
+      ly: f64 = 0,
+      lz: f64 = 0;
+    let cx: f64 = 0,
+      cy: f64 = 0,
+      cz: f64 = 0;
+    let fx: f64 = 0,
+      fy: f64 = 0,
+      fz: f64 = 0;
+    if (sn > 0) {
+      const f = 1 / sn;
+      ruleR(ssx * f, ssy * f, ssz * f, (flags & SEP_NORM) !== 0, reynolds, uxi, uyi, uzi, gf(F_SEP_W));
+      sx = RX;
+      sy = RY;
+      sz = RZ;
     }
-    if (qn > 0)
-      setRule(COH, sqx / qn, sqy / qn, sqz / qn, (flags & COH_NORM) !== 0, uxi, uyi, uzi, gf(F_COH_W));
-    if (fn > 0) setRule(FLEE, sfx / fn, sfy / fn, sfz / fn, reynolds, uxi, uyi, uzi, gf(F_FLEE_W));
-    if (dims2) for (let o = 2; o < ACC; o += 3) ss(o, 0);
-    if (flags & PRIORITY) allocateByPriority(gf(F_MAX_ACCEL));
-    else {
-      ss(ACC, sv(SEP) + sv(ALI) + sv(COH) + sv(FLEE));
-      ss(ACC + 1, sv(SEP + 1) + sv(ALI + 1) + sv(COH + 1) + sv(FLEE + 1));
-      ss(ACC + 2, sv(SEP + 2) + sv(ALI + 2) + sv(COH + 2) + sv(FLEE + 2));
-      truncateAt(ACC, gf(F_MAX_ACCEL));
+    if (an > 0) {
+      const f = 1 / an;
+      setR(sax * f, say * f, saz * f);
+      if (reynolds) steerR((flags & ALI_NORM) !== 0, maxSpeed, uxi, uyi, uzi, gf(F_MAX_FORCE));
+      else {
+        if (flags & ALI_NORM) normalizeR();
+        if (flags & ALI_RELATIVE) setR(RX - uxi, RY - uyi, RZ - uzi);
+      }
+      scaleR(gf(F_ALI_W));
+      lx = RX;
+      ly = RY;
+      lz = RZ;
+    }
+    if (qn > 0) {
+      const f = 1 / qn;
+      ruleR(sqx * f, sqy * f, sqz * f, (flags & COH_NORM) !== 0, reynolds, uxi, uyi, uzi, gf(F_COH_W));
+      cx = RX;
+      cy = RY;
+      cz = RZ;
+    }
+    if (fn > 0) {
+      const f = 1 / fn;
+      ruleR(sfx * f, sfy * f, sfz * f, reynolds, reynolds, uxi, uyi, uzi, gf(F_FLEE_W));
+      fx = RX;
+      fy = RY;
+      fz = RZ;
+    }
+    if (dims2) {
+      sz = 0;
+      lz = 0;
+      cz = 0;
+      fz = 0;
+    }
+    if (flags & PRIORITY) {
+      // the reference's order: avoid, repel (both zero here), flee, separation, alignment, cohesion
+      PX = 0;
+      PY = 0;
+      PZ = 0;
+      LEFT = gf(F_MAX_ACCEL);
+      takeP(fx, fy, fz);
+      takeP(sx, sy, sz);
+      takeP(lx, ly, lz);
+      takeP(cx, cy, cz);
+      ax = PX;
+      ay = PY;
+      az = PZ;
+    } else {
+      setR(sx + lx + cx + fx, sy + ly + cy + fy, sz + lz + cz + fz);
+      truncateR(gf(F_MAX_ACCEL));
+      ax = RX;
+      ay = RY;
+      az = RZ;
     }
   } else {
     maxSpeed = gf(F_PRED_SPEED);
     minSpeed = min(gf(F_MIN_SPEED), gf(F_PRED_SPEED));
-    if (qn > 0) {
-      ss(COH, sqx / qn);
-      ss(COH + 1, sqy / qn);
-      ss(COH + 2, sqz / qn);
-    } else {
-      ss(COH, speedI > 0 ? uxi : 1);
-      ss(COH + 1, speedI > 0 ? uyi : 0);
-      ss(COH + 2, speedI > 0 ? uzi : 0);
-    }
-    if (dims2) ss(COH + 2, 0);
-    steerAt(COH, true, gf(F_PRED_SPEED), uxi, uyi, uzi, gf(F_PRED_ACCEL));
-    ss(ACC, sv(COH));
-    ss(ACC + 1, sv(COH + 1));
-    ss(ACC + 2, dims2 ? 0 : sv(COH + 2));
-    truncateAt(ACC, gf(F_PRED_ACCEL));
+    if (qn > 0) setR(sqx * (1 / qn), sqy * (1 / qn), sqz * (1 / qn));
+    else setR(speedI > 0 ? uxi : 1, speedI > 0 ? uyi : 0, speedI > 0 ? uzi : 0);
+    if (dims2) RZ = 0;
+    steerR(true, gf(F_PRED_SPEED), uxi, uyi, uzi, gf(F_PRED_ACCEL));
+    if (dims2) RZ = 0;
+    truncateR(gf(F_PRED_ACCEL));
+    ax = RX;
+    ay = RY;
+    az = RZ;
   }
   const dt = gf(F_DT);
-  ss(S + 3, uxi + sv(ACC) * dt);
-  ss(S + 4, uyi + sv(ACC + 1) * dt);
-  ss(S + 5, dims2 ? 0 : uzi + sv(ACC + 2) * dt);
-  if (speedI > 0) clampSpeedAt(S + 3, minSpeed, maxSpeed, uxi, uyi, uzi);
-  else clampSpeedAt(S + 3, minSpeed, maxSpeed, ux, uy, uz);
-  ss(S, xi + sv(S + 3) * dt);
-  ss(S + 1, yi + sv(S + 4) * dt);
-  ss(S + 2, zi + sv(S + 5) * dt);
-  applyBoundary(0);
-  applyBoundary(1);
-  if (!dims2) applyBoundary(2);
+  setR(uxi + ax * dt, uyi + ay * dt, dims2 ? 0 : uzi + az * dt);
+  if (speedI > 0) clampSpeedR(minSpeed, maxSpeed, uxi, uyi, uzi);
+  else clampSpeedR(minSpeed, maxSpeed, 0.6, dims2 ? 0.8 : 0.64, dims2 ? 0 : 0.48);
+  const vx = RX;
+  const vy = RY;
+  const vz = RZ;
   const o4 = (<usize>i) << 2;
-  store<f32>(gp(I_OPX) + o4, <f32>sv(S));
-  store<f32>(gp(I_OPX + 1) + o4, <f32>sv(S + 1));
-  store<f32>(gp(I_OPX + 2) + o4, <f32>sv(S + 2));
-  store<f32>(gp(I_OPX + 3) + o4, <f32>sv(S + 3));
-  store<f32>(gp(I_OPX + 4) + o4, <f32>sv(S + 4));
-  store<f32>(gp(I_OPX + 5) + o4, <f32>sv(S + 5));
-  store<u8>(gp(I_OPX + 6) + <usize>i, killed ? 0 : 1);
+  boundary(0, xi + vx * dt, vx);
+  store<f32>(gp(I_OPX) + o4, <f32>BP);
+  store<f32>(gp(I_OPX + 3) + o4, <f32>BV);
+  boundary(1, yi + vy * dt, vy);
+  store<f32>(gp(I_OPX + 1) + o4, <f32>BP);
+  store<f32>(gp(I_OPX + 4) + o4, <f32>BV);
+  if (dims2) {
+    store<f32>(gp(I_OPX + 2) + o4, <f32>(zi + vz * dt));
+    store<f32>(gp(I_OPX + 5) + o4, <f32>vz);
+  } else {
+    boundary(2, zi + vz * dt, vz);
+    store<f32>(gp(I_OPX + 2) + o4, <f32>BP);
+    store<f32>(gp(I_OPX + 5) + o4, <f32>BV);
+  }
+  store<u8>(gp(I_OPX + 6) + <usize>i, killedIn ? 0 : 1);
 }

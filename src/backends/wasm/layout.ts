@@ -57,7 +57,8 @@ export const F = {
 } as const;
 export const F_SLOTS = 64;
 /** Bytes of the kernel's own scratch after the F block. */
-export const SCRATCH_BYTES = 32 * 8 + 13 * 16; // + the sweep's push vectors
+/** (The symmetric sweep's 13 vectors of push values.) */
+export const SCRATCH_BYTES = 13 * 16;
 
 export const FLAG = {
   sepNorm: 1,
