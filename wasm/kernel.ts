@@ -63,7 +63,7 @@ const F_MAX_SPEED: i32 = 21;
 const F_PRED_SPEED: i32 = 22;
 const F_PRED_ACCEL: i32 = 23;
 const F_DT: i32 = 24;
-const F_SLOTS: i32 = 64;
+// (64 f64 slots; the host lays out its arrays after them: F_SLOTS in src/backends/wasm/layout.ts)
 
 // flag bits
 const SEP_NORM: i32 = 1;
@@ -82,7 +82,7 @@ export function layoutVersion(): i32 {
   return 4;
 }
 
-/** First byte the host may use: I block, F block, scratch, then its arrays. */
+/** First byte the host may use: I block, F block, then its arrays. */
 export function heapBase(): usize {
   return (__heap_base + 15) & ~15;
 }
@@ -92,9 +92,6 @@ function iblock(): usize {
 }
 function fblock(): usize {
   return heapBase() + <usize>(I_SLOTS * 4);
-}
-function scratch(): usize {
-  return fblock() + <usize>(F_SLOTS * 8);
 }
 function gi(slot: i32): i32 {
   return load<i32>(iblock() + <usize>(slot << 2));
@@ -578,7 +575,7 @@ function slotOf(j: i32, end: i32): usize {
   const ring = gi(I_RING);
   const tailStart = gi(I_TAIL_START);
   const slot = j >= end ? gi(I_SINK) : j >= tailStart ? ring + j - gi(I_TAIL_LO) : j & (ring - 1);
-  return gp(I_ACC) + <usize>slot * 96;
+  return gp(I_ACC) + <usize>slot * 48;
 }
 
 /** The cell whose agents include sorted index i (the last cell starting at or before it). */
@@ -594,8 +591,35 @@ function cellOf(i: i32): i32 {
   return lo;
 }
 
-function addAt(a: usize, v: f64): void {
-  store<f64>(a, load<f64>(a) + v);
+/** Add [x, y, z, 1] to the f32 slot vector at a (the prologue's scalar mirror of a push). */
+function addAt(a: usize, x: f32, y: f32, z: f32): void {
+  store<f32>(a, load<f32>(a) + x);
+  store<f32>(a, load<f32>(a, 4) + y, 4);
+  store<f32>(a, load<f32>(a, 8) + z, 8);
+  store<f32>(a, load<f32>(a, 12) + <f32>1, 12);
+}
+
+/**
+ * Push one rule's terms (x, y, z and count vectors over the four neighbours of `jv`) to the
+ * neighbours' slots at byte offset `rule`: transpose to one [x, y, z, count] vector per
+ * neighbour and add it to the slot. `live`: how many of the four lanes are neighbours.
+ */
+function pushRule(jv: v128, live: i32, end: i32, rule: usize, x: v128, y: v128, z: v128, c: v128): void {
+  const t0 = v128.shuffle<f32>(x, y, 0, 4, 1, 5);
+  const t1 = v128.shuffle<f32>(x, y, 2, 6, 3, 7);
+  const t2 = v128.shuffle<f32>(z, c, 0, 4, 1, 5);
+  const t3 = v128.shuffle<f32>(z, c, 2, 6, 3, 7);
+  let a = slotOf(i32x4.extract_lane(jv, 0), end) + rule;
+  v128.store(a, f32x4.add(v128.load(a), v128.shuffle<f32>(t0, t2, 0, 1, 4, 5)));
+  if (live < 2) return;
+  a = slotOf(i32x4.extract_lane(jv, 1), end) + rule;
+  v128.store(a, f32x4.add(v128.load(a), v128.shuffle<f32>(t0, t2, 2, 3, 6, 7)));
+  if (live < 3) return;
+  a = slotOf(i32x4.extract_lane(jv, 2), end) + rule;
+  v128.store(a, f32x4.add(v128.load(a), v128.shuffle<f32>(t1, t3, 0, 1, 4, 5)));
+  if (live < 4) return;
+  a = slotOf(i32x4.extract_lane(jv, 3), end) + rule;
+  v128.store(a, f32x4.add(v128.load(a), v128.shuffle<f32>(t1, t3, 2, 3, 6, 7)));
 }
 
 /**
@@ -643,7 +667,6 @@ export function sweep(begin: i32, end: i32): void {
   const lut = gp(I_LUT);
   const nb = gp(I_NB);
   const nbS = gp(I_NB_STRIDE);
-  const push = scratch(); // 13 vectors of push values, read back lane by lane
   const rp = gp(I_RANGES);
   for (let cell = cellOf(begin); cell < nCells && <i32>load<u32>(cs + ((<usize>cell) << 2)) < end; cell++) {
     const c0 = <i32>load<u32>(cs + ((<usize>cell) << 2));
@@ -769,36 +792,22 @@ export function sweep(begin: i32, end: i32): void {
         qy = f32x4.add(qy, tqy);
         qz = f32x4.add(qz, tqz);
         qn = f32x4.add(qn, tqn);
-        v128.store(push, v128.load(o));
-        v128.store(push + 16, tsx);
-        v128.store(push + 32, tsy);
-        v128.store(push + 48, tsz);
-        v128.store(push + 64, tsn);
-        v128.store(push + 80, v128.and(ma, f32x4.mul(vui, wali)));
-        v128.store(push + 96, v128.and(ma, f32x4.mul(vuj, wali)));
-        v128.store(push + 112, v128.and(ma, f32x4.mul(vuk, wali)));
-        v128.store(push + 128, tan);
-        v128.store(push + 144, tqx);
-        v128.store(push + 160, tqy);
-        v128.store(push + 176, tqz);
-        v128.store(push + 192, tqn);
-        const lanesHere = min(4, n - k);
-        for (let l = 0; l < lanesHere; l++) {
-          const b = push + ((<usize>l) << 2);
-          const a = slotOf(load<i32>(b), end);
-          addAt(a, <f64>load<f32>(b, 16));
-          addAt(a + 8, <f64>load<f32>(b, 32));
-          addAt(a + 16, <f64>load<f32>(b, 48));
-          addAt(a + 24, <f64>load<f32>(b, 64));
-          addAt(a + 32, <f64>load<f32>(b, 80));
-          addAt(a + 40, <f64>load<f32>(b, 96));
-          addAt(a + 48, <f64>load<f32>(b, 112));
-          addAt(a + 56, <f64>load<f32>(b, 128));
-          addAt(a + 64, -(<f64>load<f32>(b, 144)));
-          addAt(a + 72, -(<f64>load<f32>(b, 160)));
-          addAt(a + 80, -(<f64>load<f32>(b, 176)));
-          addAt(a + 88, <f64>load<f32>(b, 192));
-        }
+        // j's terms as one vector per lane and rule ([x, y, z, count]): a 4×4 transpose, then
+        // one vector add per rule into each partner's f32 slot
+        const jv = v128.load(o);
+        const live = n - k;
+        pushRule(jv, live, end, 0, tsx, tsy, tsz, tsn);
+        pushRule(
+          jv,
+          live,
+          end,
+          16,
+          v128.and(ma, f32x4.mul(vui, wali)),
+          v128.and(ma, f32x4.mul(vuj, wali)),
+          v128.and(ma, f32x4.mul(vuk, wali)),
+          tan,
+        );
+        pushRule(jv, live, end, 32, f32x4.neg(tqx), f32x4.neg(tqy), f32x4.neg(tqz), tqn);
       }
       // what the agents below i pushed, then i's own lanes
       const ai = slotOf(i, end);
@@ -812,25 +821,25 @@ export function sweep(begin: i32, end: i32): void {
         uyi,
         uzi,
         Math.sqrt(uxi * uxi + uyi * uyi + uzi * uzi),
-        load<f64>(ai) + hsum(sx),
-        load<f64>(ai, 8) + hsum(sy),
-        load<f64>(ai, 16) + hsum(sz),
-        load<f64>(ai, 24) + hsum(sn),
-        load<f64>(ai, 32) + hsum(ax),
-        load<f64>(ai, 40) + hsum(ay),
-        load<f64>(ai, 48) + hsum(az),
-        load<f64>(ai, 56) + hsum(an),
-        load<f64>(ai, 64) + hsum(qx),
-        load<f64>(ai, 72) + hsum(qy),
-        load<f64>(ai, 80) + hsum(qz),
-        load<f64>(ai, 88) + hsum(qn),
+        <f64>load<f32>(ai) + hsum(sx),
+        <f64>load<f32>(ai, 4) + hsum(sy),
+        <f64>load<f32>(ai, 8) + hsum(sz),
+        <f64>load<f32>(ai, 12) + hsum(sn),
+        <f64>load<f32>(ai, 16) + hsum(ax),
+        <f64>load<f32>(ai, 20) + hsum(ay),
+        <f64>load<f32>(ai, 24) + hsum(az),
+        <f64>load<f32>(ai, 28) + hsum(an),
+        <f64>load<f32>(ai, 32) + hsum(qx),
+        <f64>load<f32>(ai, 36) + hsum(qy),
+        <f64>load<f32>(ai, 40) + hsum(qz),
+        <f64>load<f32>(ai, 44) + hsum(qn),
         0,
         0,
         0,
         0,
         false,
       );
-      memory.fill(ai, 0, 96); // the slot serves agent i + ring next
+      memory.fill(ai, 0, 48); // the slot serves agent i + ring next
     }
   }
 }
@@ -907,24 +916,15 @@ function prologue(lo: i32, hi: i32, begin: i32): void {
           }
           if (d2 < sepR2) {
             const w: f32 = sepFall === 0 ? 1 : sepFall === 1 ? <f32>1 / Mathf.sqrt(d2) : <f32>1 / d2;
-            addAt(ai, <f64>(dx * w));
-            addAt(ai + 8, <f64>(dy * w));
-            addAt(ai + 16, <f64>(dz * w));
-            addAt(ai + 24, 1);
+            addAt(ai, dx * w, dy * w, dz * w);
           }
           if (d2 < aliR2) {
             const w: f32 = aliFall === 0 ? 1 : aliFall === 1 ? <f32>1 / Mathf.sqrt(d2) : <f32>1 / d2;
-            addAt(ai + 32, <f64>(load<f32>(vx + op) * w));
-            addAt(ai + 40, <f64>(load<f32>(vy + op) * w));
-            addAt(ai + 48, <f64>(load<f32>(vz + op) * w));
-            addAt(ai + 56, 1);
+            addAt(ai + 16, load<f32>(vx + op) * w, load<f32>(vy + op) * w, load<f32>(vz + op) * w);
           }
           if (d2 < cohR2) {
             const w: f32 = cohFall === 0 ? 1 : cohFall === 1 ? <f32>1 / Mathf.sqrt(d2) : <f32>1 / d2;
-            addAt(ai + 64, -(<f64>(dx * w)));
-            addAt(ai + 72, -(<f64>(dy * w)));
-            addAt(ai + 80, -(<f64>(dz * w)));
-            addAt(ai + 88, 1);
+            addAt(ai + 32, -(dx * w), -(dy * w), -(dz * w));
           }
         }
       }

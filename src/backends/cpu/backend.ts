@@ -3,7 +3,7 @@ import { deriveConstants, type RuleConstants } from '../../rules/constants.ts';
 import { UniformGrid } from '../../spatial/grid.ts';
 import { type FlockState, PREDATOR } from '../../state/layout.ts';
 import type { BackendInfo, StepTiming, SyncBackend } from '../types.ts';
-import { type WasmKernel, wasmScratchBytes, wasmUnsupportedReason } from '../wasm/kernel.ts';
+import { WASM_SLOT_BYTES, type WasmKernel, wasmScratchBytes, wasmUnsupportedReason } from '../wasm/kernel.ts';
 import { createScratch, type KernelScratch, stepRange } from './kernel.ts';
 import { SymmetricSweep } from './symmetric.ts';
 
@@ -81,6 +81,7 @@ export class CpuBackend implements SyncBackend {
       this.predators,
       undefined,
       !this.useWasm,
+      WASM_SLOT_BYTES,
     );
   }
 

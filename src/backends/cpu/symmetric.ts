@@ -54,8 +54,9 @@ export class SymmetricSweep {
   private mask = new Int32Array(0);
   private base = new Int32Array(0);
   private eligible = false;
-  /** Accumulator slots reserved (0 where the sweep does not apply). */
+  /** Accumulator slots reserved (0 where the sweep does not apply), and bytes per slot. */
   private slots = 0;
+  private slotBytes = STRIDE * 8;
   /** Slowest axis with more than one cell: 2 (z), or 1 (y) in flat worlds. */
   private axis = 2;
   /** This step's ring size, tail and share (set by run, read by sweep and prologue). */
@@ -78,7 +79,8 @@ export class SymmetricSweep {
    * (outside the step). `predators`: any predator alive. `slots`: accumulator slots to reserve;
    * by default what a uniformly spread full flock needs with some margin (flocks that gather
    * may need more: those steps gather instead), at most 24 bytes per agent of capacity.
-   * `allocate` false only plans (for `bytes`: what a worker thread will hold).
+   * `allocate` false only plans, for a kernel that keeps `slotBytes`-byte slots in its own memory
+   * (the WebAssembly one) or for `bytes` (what a worker thread will hold).
    */
   configure(
     c: RuleConstants,
@@ -88,6 +90,7 @@ export class SymmetricSweep {
     predators: boolean,
     slots?: number,
     allocate = true,
+    slotBytes = STRIDE * 8,
   ): void {
     const r = scratch.reach;
     this.axis = grid.n[2] > 1 ? 2 : 1;
@@ -111,6 +114,7 @@ export class SymmetricSweep {
       slots = Math.min(ring + tail + 1, Math.floor((capacity * BYTES_PER_AGENT) / (8 * STRIDE)));
     }
     this.slots = slots;
+    this.slotBytes = allocate ? STRIDE * 8 : slotBytes;
     if (!allocate) return;
     if (this.acc.length !== slots * STRIDE) this.acc = new Float64Array(slots * STRIDE);
     const maxRanges = scratch.ranges.length >> 1;
@@ -122,7 +126,7 @@ export class SymmetricSweep {
 
   /** Bytes of the accumulators reserved (for Flock.info()). */
   get bytes(): number {
-    return this.slots * STRIDE * 8 + this.mask.byteLength + this.base.byteLength;
+    return this.slots * this.slotBytes + this.mask.byteLength + this.base.byteLength;
   }
 
   /**

@@ -4,7 +4,7 @@ import type { UniformGrid } from '../../spatial/grid.ts';
 import type { Half } from '../../state/layout.ts';
 import type { KernelScratch } from '../cpu/kernel.ts';
 import type { SweepWindow } from '../cpu/symmetric.ts';
-import { compactionTable, F, F_SLOTS, FLAG, I, I_SLOTS, LAYOUT_VERSION, SCRATCH_BYTES } from './layout.ts';
+import { compactionTable, F, F_SLOTS, FLAG, I, I_SLOTS, LAYOUT_VERSION } from './layout.ts';
 
 /** Why the WebAssembly kernel cannot run these parameters (null: it can). */
 export function wasmUnsupportedReason(p: Params): string | null {
@@ -35,6 +35,9 @@ interface Exports {
 }
 
 const PAGE = 65536;
+
+/** Bytes of one accumulator slot of the wasm sweep: separation, alignment, cohesion as f32x4. */
+export const WASM_SLOT_BYTES = 48;
 
 /**
  * One thread's instance of the WebAssembly SIMD kernel. Its memory holds a copy of the sorted
@@ -103,7 +106,7 @@ export class WasmKernel {
     nCells = Math.max(nCells, this.cells);
     maxRanges = Math.max(maxRanges, this.maxRanges);
     accSlots = Math.max(accSlots, this.accSlots);
-    let at = align(this.base + I_SLOTS * 4 + F_SLOTS * 8 + SCRATCH_BYTES);
+    let at = align(this.base + I_SLOTS * 4 + F_SLOTS * 8);
     const take = (bytes: number) => {
       const p = at;
       at = align(at + bytes);
@@ -120,8 +123,8 @@ export class WasmKernel {
     const nbStride = align(4 * (capacity + 8));
     const nb = take(9 * nbStride);
     const lut = take(256);
-    // symmetric sweep: 12 f64 per slot (none reserved when the sweep does not apply)
-    const acc = take(96 * accSlots);
+    // symmetric sweep: 12 f32 per slot (none reserved when the sweep does not apply)
+    const acc = take(WASM_SLOT_BYTES * accSlots);
     const mem = this.x.memory;
     if (at > mem.buffer.byteLength) mem.grow(Math.ceil((at - mem.buffer.byteLength) / PAGE));
     this.capacity = capacity;
@@ -183,7 +186,7 @@ export class WasmKernel {
     this.load(c, grid, src, count, scratch, slots);
     const { i32, u8 } = this.views!;
     const acc = this.ptr.acc;
-    u8.fill(0, acc, acc + 96 * plan.slots);
+    u8.fill(0, acc, acc + WASM_SLOT_BYTES * plan.slots);
     i32[I.acc] = acc;
     i32[I.ring] = plan.ring;
     i32[I.tailStart] = plan.tailStart;

@@ -56,9 +56,6 @@ export const F = {
   dt: 24,
 } as const;
 export const F_SLOTS = 64;
-/** Bytes of the kernel's own scratch after the F block. */
-/** (The symmetric sweep's 13 vectors of push values.) */
-export const SCRATCH_BYTES = 13 * 16;
 
 export const FLAG = {
   sepNorm: 1,

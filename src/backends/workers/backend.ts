@@ -6,7 +6,7 @@ import { gridConfigFor, hasPredators } from '../cpu/backend.ts';
 import { createScratch } from '../cpu/kernel.ts';
 import { SymmetricSweep } from '../cpu/symmetric.ts';
 import type { Backend, BackendInfo, StepTiming } from '../types.ts';
-import { wasmScratchBytes, wasmUnsupportedReason } from '../wasm/kernel.ts';
+import { WASM_SLOT_BYTES, wasmScratchBytes, wasmUnsupportedReason } from '../wasm/kernel.ts';
 import { checkKernelChoice, wasmModuleFor } from '../wasm/select.ts';
 import { abortAll, changed, createControl, SLOT, TIMING, waitAsync } from './control.ts';
 import { WorkerFaultError } from './errors.ts';
@@ -176,7 +176,11 @@ export class WorkersBackend implements Backend {
       this.grid = createSharedGrid(state.capacity, this.threads);
     this.state = state;
     this.kernel = this.wasm && wasmUnsupportedReason(params) === null ? 'wasm' : 'js';
-    this.sweepBytes = symmetricSweepBytes(params, state);
+    this.sweepBytes = symmetricSweepBytes(
+      params,
+      state,
+      this.kernel === 'wasm' ? WASM_SLOT_BYTES : undefined,
+    );
     this.epoch++;
     for (const h of this.handles)
       h.post({
@@ -268,12 +272,12 @@ export class WorkersBackend implements Backend {
 }
 
 /** What one step thread's SymmetricSweep reserves for these parameters (planned, not allocated). */
-function symmetricSweepBytes(params: Params, state: FlockState): number {
+function symmetricSweepBytes(params: Params, state: FlockState, slotBytes?: number): number {
   const predators = hasPredators(state);
   const c = deriveConstants(params, predators);
   const grid = new UniformGrid();
   grid.configure(gridConfigFor(params, c, state.capacity));
   const sweep = new SymmetricSweep();
-  sweep.configure(c, grid, createScratch(c, grid), state.capacity, predators, undefined, false);
+  sweep.configure(c, grid, createScratch(c, grid), state.capacity, predators, undefined, false, slotBytes);
   return sweep.bytes;
 }

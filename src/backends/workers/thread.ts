@@ -5,7 +5,7 @@ import { FlockState, PREDATOR } from '../../state/layout.ts';
 import { gridConfigFor } from '../cpu/backend.ts';
 import { createScratch, type KernelScratch, stepRange } from '../cpu/kernel.ts';
 import { SymmetricSweep } from '../cpu/symmetric.ts';
-import type { WasmKernel } from '../wasm/kernel.ts';
+import { WASM_SLOT_BYTES, type WasmKernel } from '../wasm/kernel.ts';
 import { barrier, type Control, TIMING } from './control.ts';
 import type { FaultInjection } from './messages.ts';
 import {
@@ -120,6 +120,7 @@ export class StepThread {
       this.predators,
       undefined,
       !this.useWasm,
+      WASM_SLOT_BYTES,
     );
   }
 
