@@ -136,7 +136,7 @@ describe('symmetric sweep', () => {
     const b = createFlockSync(opts);
     const backend = (b as unknown as { impl: CpuBackend }).impl;
     assert.ok(backend instanceof CpuBackend);
-    (backend as unknown as { symmetric: { run(): boolean } }).symmetric.run = () => false;
+    (backend as unknown as { pass: { sweep: { run(): boolean } } }).pass.sweep.run = () => false;
     b.stepSync(3);
     assert.equal(b.info().pairs, 'gather');
     assert.equal(a.stateHash(), b.stateHash());

@@ -3,9 +3,9 @@ import { deriveConstants, type RuleConstants } from '../../rules/constants.ts';
 import { UniformGrid } from '../../spatial/grid.ts';
 import { type FlockState, PREDATOR } from '../../state/layout.ts';
 import type { BackendInfo, StepTiming, SyncBackend } from '../types.ts';
-import { WASM_SLOT_BYTES, type WasmKernel, wasmScratchBytes, wasmUnsupportedReason } from '../wasm/kernel.ts';
-import { createScratch, type KernelScratch, stepRange } from './kernel.ts';
-import { SymmetricSweep } from './symmetric.ts';
+import { type WasmKernel, wasmScratchBytes, wasmUnsupportedReason } from '../wasm/kernel.ts';
+import { createScratch, type KernelScratch } from './kernel.ts';
+import { NeighbourPass } from './neighbour-pass.ts';
 
 const now = () => performance.now();
 
@@ -43,8 +43,7 @@ export class CpuBackend implements SyncBackend {
   private predators = false;
   private readonly grid = new UniformGrid();
   private scratch: KernelScratch | null = null;
-  private readonly symmetric = new SymmetricSweep();
-  private symmetricRan = false;
+  private readonly pass = new NeighbourPass();
   private readonly timing: StepTiming = { grid: 0, neighbours: 0, total: 0 };
   private readonly wasm: WasmKernel | null;
   private useWasm = false;
@@ -72,16 +71,13 @@ export class CpuBackend implements SyncBackend {
     this.c = deriveConstants(p, this.predators);
     this.grid.configure(gridConfigFor(p, this.c, state.capacity));
     this.scratch = createScratch(this.c, this.grid);
-    // the WebAssembly kernel keeps its accumulators in its own memory: plan only
-    this.symmetric.configure(
+    this.pass.configure(
       this.c,
       this.grid,
       this.scratch,
       state.capacity,
       this.predators,
-      undefined,
-      !this.useWasm,
-      WASM_SLOT_BYTES,
+      this.useWasm ? this.wasm : null,
     );
   }
 
@@ -100,25 +96,7 @@ export class CpuBackend implements SyncBackend {
       state.current = (state.current ^ 1) as 0 | 1;
       state.count = inGrid;
       const t1 = now();
-      const sym = this.symmetric;
-      if (this.useWasm) {
-        this.symmetricRan = sym.plan(this.grid, this.scratch!.reach, inGrid, 0, inGrid, true);
-        if (this.symmetricRan)
-          this.wasm!.sweepRange(
-            c,
-            this.grid,
-            state.front,
-            state.back,
-            inGrid,
-            this.scratch!,
-            sym.planned,
-            sym.reservedSlots,
-          );
-        else this.wasm!.stepRange(c, this.grid, state.front, state.back, inGrid, 0, inGrid, this.scratch!);
-      } else {
-        this.symmetricRan = this.symmetric.run(c, this.grid, state.front, state.back, inGrid, this.scratch!);
-        if (!this.symmetricRan) stepRange(c, this.grid, state.front, state.back, 0, inGrid, this.scratch!);
-      }
+      this.pass.run(c, this.grid, state.front, state.back, inGrid, 0, inGrid, this.scratch!);
       state.current = (state.current ^ 1) as 0 | 1;
       state.stepCount = state.stepCount + 1;
       const t2 = now();
@@ -141,14 +119,14 @@ export class CpuBackend implements SyncBackend {
       g.cursor.byteLength +
       (g.rank?.byteLength ?? 0) +
       (s ? s.ranges.byteLength + s.shifts.byteLength + s.v.byteLength : 0) +
-      this.symmetric.bytes +
+      this.pass.bytes +
       // the WebAssembly kernel keeps its own copy of the sorted agents and cell starts
       (this.useWasm ? wasmScratchBytes(g.keys.length, g.nCells) : 0);
     return {
       kernel: this.kernel,
       threads: 1,
       indexBytes,
-      pairs: this.symmetricRan ? 'symmetric' : 'gather',
+      pairs: this.pass.symmetric ? 'symmetric' : 'gather',
     };
   }
 

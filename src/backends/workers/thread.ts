@@ -3,9 +3,9 @@ import { deriveConstants, type RuleConstants } from '../../rules/constants.ts';
 import { UniformGrid } from '../../spatial/grid.ts';
 import { FlockState, PREDATOR } from '../../state/layout.ts';
 import { gridConfigFor } from '../cpu/backend.ts';
-import { createScratch, type KernelScratch, stepRange } from '../cpu/kernel.ts';
-import { SymmetricSweep } from '../cpu/symmetric.ts';
-import { WASM_SLOT_BYTES, type WasmKernel } from '../wasm/kernel.ts';
+import { createScratch, type KernelScratch } from '../cpu/kernel.ts';
+import { NeighbourPass } from '../cpu/neighbour-pass.ts';
+import type { WasmKernel } from '../wasm/kernel.ts';
 import { barrier, type Control, TIMING } from './control.ts';
 import type { FaultInjection } from './messages.ts';
 import {
@@ -49,7 +49,7 @@ export class StepThread {
   private params: Params | null = null;
   private c: RuleConstants | null = null;
   private scratch: KernelScratch | null = null;
-  private readonly symmetric = new SymmetricSweep();
+  private readonly pass = new NeighbourPass();
   private predators = false;
   private wasm: WasmKernel | null = null;
   private useWasm = false;
@@ -111,16 +111,13 @@ export class StepThread {
     // the grid allocated its own cell starts: point it at the shared ones
     this.grid.cellStart = this.cellStartAll.subarray(0, this.grid.nCells + 1);
     this.scratch = createScratch(this.c, this.grid);
-    // the WebAssembly kernel keeps its accumulators in its own memory: plan only
-    this.symmetric.configure(
+    this.pass.configure(
       this.c,
       this.grid,
       this.scratch,
       state.capacity,
       this.predators,
-      undefined,
-      !this.useWasm,
-      WASM_SLOT_BYTES,
+      this.useWasm ? this.wasm : null,
     );
   }
 
@@ -172,25 +169,7 @@ export class StepThread {
       const src = state.halves[current];
       const dst = state.halves[current ^ 1];
       const [b0, b1] = share(inGrid, t, T);
-      const sym = this.symmetric;
-      if (this.useWasm) {
-        // every thread decides alike (wholeTail): the wasm sweep differs from its gathering pass
-        if (sym.plan(grid, this.scratch!.reach, inGrid, b0, b1, true))
-          this.wasm!.sweepRange(
-            this.c!,
-            grid,
-            src,
-            dst,
-            inGrid,
-            this.scratch!,
-            sym.planned,
-            sym.reservedSlots,
-          );
-        else this.wasm!.stepRange(this.c!, grid, src, dst, inGrid, b0, b1, this.scratch!);
-      }
-      // the symmetric sweep of this thread's share where it applies (same bytes either way)
-      else if (!sym.run(this.c!, grid, src, dst, inGrid, this.scratch!, b0, b1))
-        stepRange(this.c!, grid, src, dst, b0, b1, this.scratch!);
+      this.pass.run(this.c!, grid, src, dst, inGrid, b0, b1, this.scratch!);
       if (this.predators) {
         let live = 0;
         for (let i = b0; i < b1; i++) if (dst.kind[i] === PREDATOR && dst.alive[i] !== 0) live++;
