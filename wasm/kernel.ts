@@ -309,6 +309,73 @@ function sortRanges(): void {
   }
 }
 
+// ---- pieces both passes share ------------------------------------------------------------------
+
+/** A rule's distance weight per lane: 1, 1/d or 1/d² (`safe`: d² with 1 in unused lanes). */
+function weight(fall: i32, safe: v128): v128 {
+  const one = f32x4.splat(1);
+  return fall === 0 ? one : fall === 1 ? f32x4.div(one, f32x4.sqrt(safe)) : f32x4.div(one, safe);
+}
+
+/** Append the lanes `sw` selects of one candidate vector to the neighbour list at `o`. */
+function compact(
+  o: usize,
+  nbS: usize,
+  sw: v128,
+  jl: v128,
+  dx: v128,
+  dy: v128,
+  dz: v128,
+  d2: v128,
+  vxj: v128,
+  vyj: v128,
+  vzj: v128,
+): void {
+  v128.store(o, i8x16.swizzle(jl, sw));
+  v128.store(o + nbS, i8x16.swizzle(dx, sw));
+  v128.store(o + 2 * nbS, i8x16.swizzle(dy, sw));
+  v128.store(o + 3 * nbS, i8x16.swizzle(dz, sw));
+  v128.store(o + 4 * nbS, i8x16.swizzle(d2, sw));
+  v128.store(o + 5 * nbS, i8x16.swizzle(vxj, sw));
+  v128.store(o + 6 * nbS, i8x16.swizzle(vyj, sw));
+  v128.store(o + 7 * nbS, i8x16.swizzle(vzj, sw));
+}
+
+// separateCoincident's result
+let CX: v128 = f32x4.splat(0);
+let CY: v128 = f32x4.splat(0);
+let CZ: v128 = f32x4.splat(0);
+let CD2: v128 = f32x4.splat(0);
+
+/**
+ * Two agents at one point (lanes `same` of the neighbours `js`): a fixed direction of length
+ * ε, signed by the order of the ids (the agent's: `vid`), into CX, CY, CZ, CD2 (others kept).
+ */
+function separateCoincident(
+  js: v128,
+  same: v128,
+  vid: v128,
+  dx: v128,
+  dy: v128,
+  dz: v128,
+  d2: v128,
+  dims2: bool,
+): void {
+  const id = gp(I_PX + 6);
+  const jv = v128.and(js, same); // lanes not at one point read agent 0
+  let idj = i32x4.splat(0);
+  idj = i32x4.replace_lane(idj, 0, load<i32>(id + ((<usize>i32x4.extract_lane(jv, 0)) << 2)));
+  idj = i32x4.replace_lane(idj, 1, load<i32>(id + ((<usize>i32x4.extract_lane(jv, 1)) << 2)));
+  idj = i32x4.replace_lane(idj, 2, load<i32>(id + ((<usize>i32x4.extract_lane(jv, 2)) << 2)));
+  idj = i32x4.replace_lane(idj, 3, load<i32>(id + ((<usize>i32x4.extract_lane(jv, 3)) << 2)));
+  const eps = f32x4.splat(<f32>COINCIDENT_EPS);
+  const sgn = v128.bitselect(eps, f32x4.neg(eps), i32x4.lt_u(vid, idj));
+  CX = v128.bitselect(f32x4.mul(f32x4.splat(<f32>0.6), sgn), dx, same);
+  CY = v128.bitselect(f32x4.mul(f32x4.splat(dims2 ? <f32>0.8 : <f32>0.64), sgn), dy, same);
+  CZ = v128.bitselect(f32x4.mul(f32x4.splat(dims2 ? <f32>0 : <f32>0.48), sgn), dz, same);
+  CD2 = v128.bitselect(f32x4.splat(<f32>(COINCIDENT_EPS * COINCIDENT_EPS)), d2, same);
+}
+
 // ---- the step ---------------------------------------------------------------------------------
 
 /** Step sorted agents [begin, end): neighbour pass, rules, integration; write dst at the same index. */
@@ -351,11 +418,6 @@ export function step(begin: i32, end: i32): void {
   const cohFall = gi(I_FALL + 2);
   const zero = f32x4.splat(0);
   const one = f32x4.splat(1);
-  const eps = f32x4.splat(<f32>COINCIDENT_EPS);
-  const eps2 = f32x4.splat(<f32>(COINCIDENT_EPS * COINCIDENT_EPS));
-  const ux: f32 = dims2 ? 0.6 : 0.6;
-  const uy: f32 = dims2 ? 0.8 : 0.64;
-  const uz: f32 = dims2 ? 0 : 0.48;
   const lanes = i32x4(0, 1, 2, 3);
   const lut = gp(I_LUT);
   const nb = gp(I_NB);
@@ -447,14 +509,7 @@ export function step(begin: i32, end: i32): void {
           const bits = i32x4.bitmask(m);
           const sw = v128.load(lut + ((<usize>bits) << 4));
           const o = nb + ((<usize>n) << 2);
-          v128.store(o, i8x16.swizzle(jl, sw));
-          v128.store(o + nbS, i8x16.swizzle(dx, sw));
-          v128.store(o + 2 * nbS, i8x16.swizzle(dy, sw));
-          v128.store(o + 3 * nbS, i8x16.swizzle(dz, sw));
-          v128.store(o + 4 * nbS, i8x16.swizzle(d2, sw));
-          v128.store(o + 5 * nbS, i8x16.swizzle(v128.load(vx + oj), sw));
-          v128.store(o + 6 * nbS, i8x16.swizzle(v128.load(vy + oj), sw));
-          v128.store(o + 7 * nbS, i8x16.swizzle(v128.load(vz + oj), sw));
+          compact(o, nbS, sw, jl, dx, dy, dz, d2, v128.load(vx + oj), v128.load(vy + oj), v128.load(vz + oj));
           if (anyPredators) v128.store(o + 8 * nbS, i8x16.swizzle(kj, sw));
           n += popcnt(bits);
         } else {
@@ -491,17 +546,11 @@ export function step(begin: i32, end: i32): void {
       // two agents at one point: a fixed direction, signed by id order
       const same = v128.and(valid, f32x4.eq(d2, zero));
       if (v128.any_true(same)) {
-        const jv = v128.and(v128.load(o), same); // lanes not at one point read agent 0
-        let idj = i32x4.splat(0);
-        idj = i32x4.replace_lane(idj, 0, load<i32>(id + ((<usize>i32x4.extract_lane(jv, 0)) << 2)));
-        idj = i32x4.replace_lane(idj, 1, load<i32>(id + ((<usize>i32x4.extract_lane(jv, 1)) << 2)));
-        idj = i32x4.replace_lane(idj, 2, load<i32>(id + ((<usize>i32x4.extract_lane(jv, 2)) << 2)));
-        idj = i32x4.replace_lane(idj, 3, load<i32>(id + ((<usize>i32x4.extract_lane(jv, 3)) << 2)));
-        const sgn = v128.bitselect(eps, f32x4.neg(eps), i32x4.lt_u(vid, idj));
-        dx = v128.bitselect(f32x4.mul(f32x4.splat(ux), sgn), dx, same);
-        dy = v128.bitselect(f32x4.mul(f32x4.splat(uy), sgn), dy, same);
-        dz = v128.bitselect(f32x4.mul(f32x4.splat(uz), sgn), dz, same);
-        d2 = v128.bitselect(eps2, d2, same);
+        separateCoincident(v128.load(o), same, vid, dx, dy, dz, d2, dims2);
+        dx = CX;
+        dy = CY;
+        dz = CZ;
+        d2 = CD2;
       }
       if (fovOn) {
         const dot = f32x4.add(f32x4.add(f32x4.mul(dx, vui), f32x4.mul(dy, vuj)), f32x4.mul(dz, vuk));
@@ -513,24 +562,21 @@ export function step(begin: i32, end: i32): void {
       const mc = v128.and(valid, f32x4.lt(d2, cohR2));
       const safe = v128.bitselect(d2, one, valid);
       if (v128.any_true(ms)) {
-        const w =
-          sepFall === 0 ? one : sepFall === 1 ? f32x4.div(one, f32x4.sqrt(safe)) : f32x4.div(one, safe);
+        const w = weight(sepFall, safe);
         sx = f32x4.sub(sx, v128.and(ms, f32x4.mul(dx, w)));
         sy = f32x4.sub(sy, v128.and(ms, f32x4.mul(dy, w)));
         sz = f32x4.sub(sz, v128.and(ms, f32x4.mul(dz, w)));
         sn = f32x4.add(sn, v128.and(ms, one));
       }
       if (v128.any_true(ma)) {
-        const w =
-          aliFall === 0 ? one : aliFall === 1 ? f32x4.div(one, f32x4.sqrt(safe)) : f32x4.div(one, safe);
+        const w = weight(aliFall, safe);
         ax = f32x4.add(ax, v128.and(ma, f32x4.mul(v128.load(o + 5 * nbS), w)));
         ay = f32x4.add(ay, v128.and(ma, f32x4.mul(v128.load(o + 6 * nbS), w)));
         az = f32x4.add(az, v128.and(ma, f32x4.mul(v128.load(o + 7 * nbS), w)));
         an = f32x4.add(an, v128.and(ma, one));
       }
       if (v128.any_true(mc)) {
-        const w =
-          cohFall === 0 ? one : cohFall === 1 ? f32x4.div(one, f32x4.sqrt(safe)) : f32x4.div(one, safe);
+        const w = weight(cohFall, safe);
         qx = f32x4.add(qx, v128.and(mc, f32x4.mul(dx, w)));
         qy = f32x4.add(qy, v128.and(mc, f32x4.mul(dy, w)));
         qz = f32x4.add(qz, v128.and(mc, f32x4.mul(dz, w)));
@@ -658,11 +704,6 @@ export function sweep(begin: i32, end: i32): void {
   const cohFall = gi(I_FALL + 2);
   const zero = f32x4.splat(0);
   const one = f32x4.splat(1);
-  const eps = f32x4.splat(<f32>COINCIDENT_EPS);
-  const eps2 = f32x4.splat(<f32>(COINCIDENT_EPS * COINCIDENT_EPS));
-  const ux: f32 = 0.6;
-  const uy: f32 = dims2 ? 0.8 : 0.64;
-  const uz: f32 = dims2 ? 0 : 0.48;
   const lanes = i32x4(0, 1, 2, 3);
   const lut = gp(I_LUT);
   const nb = gp(I_NB);
@@ -715,14 +756,7 @@ export function sweep(begin: i32, end: i32): void {
           const bits = i32x4.bitmask(m);
           const sw = v128.load(lut + ((<usize>bits) << 4));
           const o = nb + ((<usize>n) << 2);
-          v128.store(o, i8x16.swizzle(jl, sw));
-          v128.store(o + nbS, i8x16.swizzle(dx, sw));
-          v128.store(o + 2 * nbS, i8x16.swizzle(dy, sw));
-          v128.store(o + 3 * nbS, i8x16.swizzle(dz, sw));
-          v128.store(o + 4 * nbS, i8x16.swizzle(d2, sw));
-          v128.store(o + 5 * nbS, i8x16.swizzle(v128.load(vx + oj), sw));
-          v128.store(o + 6 * nbS, i8x16.swizzle(v128.load(vy + oj), sw));
-          v128.store(o + 7 * nbS, i8x16.swizzle(v128.load(vz + oj), sw));
+          compact(o, nbS, sw, jl, dx, dy, dz, d2, v128.load(vx + oj), v128.load(vy + oj), v128.load(vz + oj));
           n += popcnt(bits);
         }
       }
@@ -749,24 +783,17 @@ export function sweep(begin: i32, end: i32): void {
         let d2 = v128.load(o + 4 * nbS);
         const same = v128.and(valid, f32x4.eq(d2, zero));
         if (v128.any_true(same)) {
-          const jv = v128.and(v128.load(o), same);
-          let idj = i32x4.splat(0);
-          idj = i32x4.replace_lane(idj, 0, load<i32>(id + ((<usize>i32x4.extract_lane(jv, 0)) << 2)));
-          idj = i32x4.replace_lane(idj, 1, load<i32>(id + ((<usize>i32x4.extract_lane(jv, 1)) << 2)));
-          idj = i32x4.replace_lane(idj, 2, load<i32>(id + ((<usize>i32x4.extract_lane(jv, 2)) << 2)));
-          idj = i32x4.replace_lane(idj, 3, load<i32>(id + ((<usize>i32x4.extract_lane(jv, 3)) << 2)));
-          const sgn = v128.bitselect(eps, f32x4.neg(eps), i32x4.lt_u(vid, idj));
-          dx = v128.bitselect(f32x4.mul(f32x4.splat(ux), sgn), dx, same);
-          dy = v128.bitselect(f32x4.mul(f32x4.splat(uy), sgn), dy, same);
-          dz = v128.bitselect(f32x4.mul(f32x4.splat(uz), sgn), dz, same);
-          d2 = v128.bitselect(eps2, d2, same);
+          separateCoincident(v128.load(o), same, vid, dx, dy, dz, d2, dims2);
+          dx = CX;
+          dy = CY;
+          dz = CZ;
+          d2 = CD2;
         }
         const ms = v128.and(valid, f32x4.lt(d2, sepR2));
         const ma = v128.and(valid, f32x4.lt(d2, aliR2));
         const mc = v128.and(valid, f32x4.lt(d2, cohR2));
         const safe = v128.bitselect(d2, one, valid);
-        const wsep =
-          sepFall === 0 ? one : sepFall === 1 ? f32x4.div(one, f32x4.sqrt(safe)) : f32x4.div(one, safe);
+        const wsep = weight(sepFall, safe);
         const tsx = v128.and(ms, f32x4.mul(dx, wsep));
         const tsy = v128.and(ms, f32x4.mul(dy, wsep));
         const tsz = v128.and(ms, f32x4.mul(dz, wsep));
@@ -775,15 +802,13 @@ export function sweep(begin: i32, end: i32): void {
         sy = f32x4.sub(sy, tsy);
         sz = f32x4.sub(sz, tsz);
         sn = f32x4.add(sn, tsn);
-        const wali =
-          aliFall === 0 ? one : aliFall === 1 ? f32x4.div(one, f32x4.sqrt(safe)) : f32x4.div(one, safe);
+        const wali = weight(aliFall, safe);
         const tan = v128.and(ma, one);
         ax = f32x4.add(ax, v128.and(ma, f32x4.mul(v128.load(o + 5 * nbS), wali)));
         ay = f32x4.add(ay, v128.and(ma, f32x4.mul(v128.load(o + 6 * nbS), wali)));
         az = f32x4.add(az, v128.and(ma, f32x4.mul(v128.load(o + 7 * nbS), wali)));
         an = f32x4.add(an, tan);
-        const wcoh =
-          cohFall === 0 ? one : cohFall === 1 ? f32x4.div(one, f32x4.sqrt(safe)) : f32x4.div(one, safe);
+        const wcoh = weight(cohFall, safe);
         const tqx = v128.and(mc, f32x4.mul(dx, wcoh));
         const tqy = v128.and(mc, f32x4.mul(dy, wcoh));
         const tqz = v128.and(mc, f32x4.mul(dz, wcoh));
