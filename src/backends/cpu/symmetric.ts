@@ -361,7 +361,8 @@ export class SymmetricSweep {
         A[oi + 10] = qz;
         A[oi + 11] = qn;
         updateAgent(c, s, A, oi, i, src, dst, false);
-        A.fill(0, oi, oi + STRIDE); // the slot serves agent i + ring next
+        // the slot serves agent i + ring next (stores, not fill(): a builtin call per agent)
+        for (let k = 0; k < STRIDE; k++) A[oi + k] = 0;
       }
     }
   }
