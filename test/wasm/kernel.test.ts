@@ -8,15 +8,7 @@ import { createFlockSync, type FlockOptions, paramsFromOptions } from '../../src
 import { deriveConstants } from '../../src/rules/constants.ts';
 import { UniformGrid } from '../../src/spatial/grid.ts';
 import { FlockState } from '../../src/state/layout.ts';
-
-/**
- * Stated tolerance of the WebAssembly kernel against the TypeScript reference after one step:
- * its neighbour sums run in float32 lanes (the reference sums in float64), so per agent
- * positions agree within 1e-5 and velocities within 1e-4 world units (per second); ids,
- * kinds and alive flags are identical.
- */
-const POSITION_TOLERANCE = 1e-5;
-const VELOCITY_TOLERANCE = 1e-4;
+import { assertWithinTolerance } from './tolerance.ts';
 
 const SCENARIOS: Record<string, FlockOptions> = {
   'reynolds (3D, bounce, steering)': { preset: 'reynolds', prey: 2500 },
@@ -69,27 +61,7 @@ for (const [name, options] of Object.entries(SCENARIOS)) {
     // in two pieces, as two threads would
     kernel.stepRange(c, grid, st.back, wasm, n, 0, n >> 1, scratch);
     kernel.stepRange(c, grid, st.back, wasm, n, n >> 1, n, scratch);
-    let dp = 0;
-    let dv = 0;
-    for (let i = 0; i < n; i++) {
-      dp = Math.max(
-        dp,
-        Math.abs(js.px[i] - wasm.px[i]),
-        Math.abs(js.py[i] - wasm.py[i]),
-        Math.abs(js.pz[i] - wasm.pz[i]),
-      );
-      dv = Math.max(
-        dv,
-        Math.abs(js.vx[i] - wasm.vx[i]),
-        Math.abs(js.vy[i] - wasm.vy[i]),
-        Math.abs(js.vz[i] - wasm.vz[i]),
-      );
-      assert.equal(wasm.id[i], js.id[i]);
-      assert.equal(wasm.kind[i], js.kind[i]);
-      assert.equal(wasm.alive[i], js.alive[i], `alive flag of slot ${i}`);
-    }
-    assert.ok(dp <= POSITION_TOLERANCE, `largest position difference ${dp}`);
-    assert.ok(dv <= VELOCITY_TOLERANCE, `largest velocity difference ${dv}`);
+    assertWithinTolerance(js, wasm, n);
     // the kill path is compared too: a predator catches a prey in this step
     if (name.startsWith('massive')) assert.ok(js.alive.subarray(0, n).includes(0), 'a prey is killed');
     // the agents moved: a kernel that copied its input would not pass

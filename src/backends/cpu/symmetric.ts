@@ -14,7 +14,7 @@ export interface SweepWindow {
   tailStart: number;
   /** First tail agent of the share. */
   tailLo: number;
-  /** Offset of the sink slot, in doubles. */
+  /** The sink slot (pushes to partners at or above the share's end land there). */
   sink: number;
   /** Slots this share uses (ring, its tail, the sink). */
   slots: number;
@@ -200,14 +200,14 @@ export class SymmetricSweep {
     w.ring = ring;
     w.tailStart = tailStart;
     w.tailLo = tailLo;
-    w.sink = (ring + tailN) * STRIDE;
+    w.sink = ring + tailN;
     w.slots = slots;
     w.begin = begin;
     w.end = end;
     return true;
   }
 
-  /** The last plan (see plan()); `sink` is a Float64Array offset, the sink slot is sink / 12. */
+  /** The last plan (see plan()). */
   get planned(): Readonly<SweepWindow> {
     return this.window;
   }
@@ -305,7 +305,7 @@ export class SymmetricSweep {
               d2 = COINCIDENT_EPS * COINCIDENT_EPS;
             }
             // partners at or above the share's end are summed one-sidedly: their push is sunk
-            const oj = j < end ? ((j & m) + b) * STRIDE : sink;
+            const oj = j < end ? ((j & m) + b) * STRIDE : sink * STRIDE;
             // j's terms are i's negated (its displacement is -d); alignment takes i's velocity
             if (d2 < sepR2) {
               const w = sepFall === 0 ? 1 : sepFall === 1 ? 1 / Math.sqrt(d2) : 1 / d2;

@@ -191,7 +191,7 @@ export class WasmKernel {
     i32[I.ring] = plan.ring;
     i32[I.tailStart] = plan.tailStart;
     i32[I.tailLo] = plan.tailLo;
-    i32[I.sink] = plan.sink / 12;
+    i32[I.sink] = plan.sink;
     i32[I.window] = plan.agents;
     this.x.sweep(plan.begin, plan.end);
     this.unload(src, dst, plan.begin, plan.end);
