@@ -1,7 +1,8 @@
 /**
  * The WebAssembly kernel's symmetric sweep (each pair once, pushes to accumulator slots): it
  * agrees with the TypeScript reference per agent within the kernel's stated tolerance, gives the
- * same bytes whole or split in thread shares, and the backends take it where it applies.
+ * same bytes whole or split in thread shares (and with agents finished in pairs or alone), and
+ * the backends take it where it applies.
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
@@ -31,6 +32,12 @@ const SCENARIOS: Record<string, FlockOptions> = {
     alignment: { falloff: '1/d2' },
     cohesion: { falloff: '1/d' },
   },
+  'reynolds priority, clamp walls, minimum speed': {
+    prey: 4000,
+    world: { x: 40, y: 30, z: 35, boundary: 'clamp' },
+    steering: { style: 'reynolds', combine: 'priority' },
+    motion: { minSpeed: 3 },
+  },
 };
 
 const FIELDS = ['px', 'py', 'pz', 'vx', 'vy', 'vz', 'id', 'kind', 'alive'] as const;
@@ -52,6 +59,10 @@ for (const [name, options] of Object.entries(SCENARIOS)) {
     st.front.px[1] = st.front.px[0];
     st.front.py[1] = st.front.py[0];
     st.front.pz[1] = st.front.pz[0];
+    // a stopped agent takes the minimum-speed heading path
+    st.front.vx[2] = 0;
+    st.front.vy[2] = 0;
+    st.front.vz[2] = 0;
     const c = deriveConstants(f.params, false);
     const grid = new UniformGrid();
     grid.configure(gridConfigFor(f.params, c, st.capacity));
@@ -74,8 +85,17 @@ for (const [name, options] of Object.entries(SCENARIOS)) {
       }
       outs.push(out);
     }
+    // the kernel finishes agents two at a time in f64x2 lanes, and a share's odd last agent
+    // alone: one-agent shares for the first 300 agents take the lone path for each of them
+    const lone = FlockState.create(st.capacity).front;
+    for (let b = 0; b <= 300; b++) {
+      assert.ok(sweep.plan(grid, scratch.reach, n, b, b < 300 ? b + 1 : n, true));
+      kernel.sweepRange(c, grid, st.back, lone, n, scratch, sweep.planned, sweep.reservedSlots);
+    }
+    outs.push(lone);
+    const splits = ['2 shares', '3 shares', '4 shares', 'one-agent shares'];
     for (let k = 1; k < outs.length; k++)
-      assert.equal(firstDifference(outs[k], outs[0], n), null, `${k + 1} shares against one`);
+      assert.equal(firstDifference(outs[k], outs[0], n), null, `${splits[k - 1]} against one share`);
     const w = outs[0];
     assertWithinTolerance(js, w, n);
     for (let i = 0; i < n; i++) assert.equal(w.alive[i], 1);
