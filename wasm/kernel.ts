@@ -851,9 +851,8 @@ export function sweep(begin: i32, end: i32): void {
         qy = f32x4.add(qy, tqy);
         qz = f32x4.add(qz, tqz);
         qn = f32x4.add(qn, tqn);
-        // j's terms as one vector per lane and rule ([x, y, z, count]): a 4×4 transpose, then
-        // one vector add per rule into each partner's f32 slot
-        // the four partners' slots, once for the three rules
+        // j's terms as one vector per lane and rule ([x, y, z, count]), added to the four
+        // partners' f32 slots (found once for the three rules)
         const jv = v128.load(o);
         const live = n - k;
         const a0 = slotOf(i32x4.extract_lane(jv, 0), end);
