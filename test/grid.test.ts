@@ -138,6 +138,9 @@ describe('UniformGrid vs brute force', () => {
             shifts,
           );
           assert.ok(2 * nr <= ranges.length);
+          // in increasing order and disjoint: kernels meet candidates in increasing index
+          for (let r = 1; r < nr; r++)
+            assert.ok(ranges[2 * r] >= ranges[2 * r - 1], `range ${r} out of order`);
           const seen = new Set<number>();
           for (let r = 0; r < nr; r++)
             for (let b = ranges[2 * r]; b < ranges[2 * r + 1]; b++) {

@@ -30,7 +30,8 @@ const falloff = fc.constantFrom('none' as const, '1/d' as const, '1/d2' as const
 
 const arbCase = fc.record({
   dims: fc.constantFrom(2 as const, 3 as const),
-  wrap: fc.boolean(),
+  boundary: fc.constantFrom('wrap' as const, 'bounce' as const, 'clamp' as const),
+  relative: fc.boolean(),
   size: fc.tuple(
     fc.double({ min: 20, max: 70, noNaN: true }),
     fc.double({ min: 20, max: 70, noNaN: true }),
@@ -61,9 +62,15 @@ describe('symmetric sweep', () => {
         const over: ParamsOverride = {
           dimensions: k.dims,
           dt: 0.05,
-          world: { x: k.size[0], y: k.size[1], z: k.size[2], boundary: k.wrap ? 'wrap' : 'bounce' },
+          world: { x: k.size[0], y: k.size[1], z: k.size[2], boundary: k.boundary },
           separation: { radius: k.radii[0], weight: 1.5, falloff: k.falloffs[0], normalize: k.normalize },
-          alignment: { radius: k.radii[1], weight: 1, falloff: k.falloffs[1], normalize: k.normalize },
+          alignment: {
+            radius: k.radii[1],
+            weight: 1,
+            falloff: k.falloffs[1],
+            normalize: k.normalize,
+            relative: k.relative,
+          },
           cohesion: { radius: k.radii[2], weight: 0.7, falloff: k.falloffs[2], normalize: k.normalize },
           steering: { style: k.style, combine: k.combine, maxForce: 20 },
           motion: { maxAccel: 30, minSpeed: 1, maxSpeed: 10, fov: 360 },
@@ -85,6 +92,12 @@ describe('symmetric sweep', () => {
           h.vx[i] = rnd() * 8 - 4;
           h.vy[i] = rnd() * 8 - 4;
           h.vz[i] = k.dims === 2 ? 0 : rnd() * 8 - 4;
+          if (i === 1) {
+            // a stopped agent (the minimum-speed heading path)
+            h.vx[i] = 0;
+            h.vy[i] = 0;
+            h.vz[i] = 0;
+          }
           h.id[i] = (i * 7919) % 100003;
           h.kind[i] = 0;
           h.alive[i] = 1;

@@ -214,6 +214,18 @@ export class UniformGrid {
     const nx = this.n[0];
     const ny = this.n[1];
     const nz = this.n[2];
+    // Most cells: linear keys and the reach inside the grid on every axis
+    if (
+      this.rank === null &&
+      2 * kx + 1 < nx &&
+      cx >= kx &&
+      cx + kx < nx &&
+      cy >= ky &&
+      cy + ky < ny &&
+      cz >= kz &&
+      cz + kz < nz
+    )
+      return this.interiorRanges(cx, cy, cz, kx, ky, kz, out, shifts);
     const x0 = this.lo(0, cx, kx);
     const x1 = this.hi(0, cx, kx);
     const y0 = this.lo(1, cy, ky);
@@ -245,6 +257,45 @@ export class UniformGrid {
     }
     sortRanges(this.acc.n, out, shifts);
     return this.acc.n;
+  }
+
+  /**
+   * cellRanges for a cell whose reach stays inside the grid, with linear keys: one run per row,
+   * none adjacent to the next (rows are longer than a run: nothing merges), in increasing
+   * order, no seam crossed. The same ranges as the general path, without its
+   * bookkeeping (measured: cellRanges was 6 % of the TypeScript sweep).
+   */
+  private interiorRanges(
+    cx: number,
+    cy: number,
+    cz: number,
+    kx: number,
+    ky: number,
+    kz: number,
+    out: Int32Array,
+    shifts: Float64Array | null,
+  ): number {
+    const { cellStart } = this;
+    const nx = this.n[0];
+    const ny = this.n[1];
+    let n = 0;
+    for (let z = cz - kz; z <= cz + kz; z++) {
+      for (let y = cy - ky; y <= cy + ky; y++) {
+        const row = nx * (y + ny * z);
+        const s = cellStart[row + cx - kx];
+        const e = cellStart[row + cx + kx + 1];
+        if (e === s) continue;
+        out[2 * n] = s;
+        out[2 * n + 1] = e;
+        if (shifts !== null) {
+          shifts[3 * n] = 0;
+          shifts[3 * n + 1] = 0;
+          shifts[3 * n + 2] = 0;
+        }
+        n++;
+      }
+    }
+    return n;
   }
 
   /** Range builder state of cellRanges (kept on the grid so the hot path allocates nothing). */

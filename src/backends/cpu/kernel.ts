@@ -3,6 +3,7 @@ import { SCRATCH_LENGTH, SUM_ALI, SUM_COH, SUM_FLEE, SUM_SEP, SUMS } from '../..
 import type { UniformGrid } from '../../spatial/grid.ts';
 import { type Half, PREY } from '../../state/layout.ts';
 import { U2, U3, updateAgent } from './agent-update.ts';
+import { plainPrey, updatePrey } from './prey-update.ts';
 
 /** Deterministic direction used to separate two agents at the same point (antisymmetric in ids). */
 export const COINCIDENT_EPS = 1e-4;
@@ -96,6 +97,7 @@ export function stepRange(
   let lastCell = -1;
   let lastKind = -1;
   let nr = 0;
+  const plain = plainPrey(c);
 
   for (let i = begin; i < end; i++) {
     const xi = px[i];
@@ -267,6 +269,7 @@ export function stepRange(
     s[SUMS + SUM_FLEE + 1] = fy;
     s[SUMS + SUM_FLEE + 2] = fz;
     s[SUMS + SUM_FLEE + 3] = fn;
-    updateAgent(c, s, s, SUMS, i, src, dst, killed);
+    if (plain && ki === PREY && !killed) updatePrey(c, s, s, SUMS, i, src, dst);
+    else updateAgent(c, s, s, SUMS, i, src, dst, killed);
   }
 }

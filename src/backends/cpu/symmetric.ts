@@ -3,6 +3,7 @@ import type { UniformGrid } from '../../spatial/grid.ts';
 import type { Half } from '../../state/layout.ts';
 import { U2, U3, updateAgent } from './agent-update.ts';
 import { COINCIDENT_EPS, type KernelScratch } from './kernel.ts';
+import { plainPrey, updatePrey } from './prey-update.ts';
 
 /** One step's plan of the symmetric sweep for a share of the agents. */
 export interface SweepWindow {
@@ -244,6 +245,7 @@ export class SymmetricSweep {
     const { cellStart, nCells } = grid;
     const nx = grid.n[0];
     const ny = grid.n[1];
+    const plain = plainPrey(c);
 
     for (let cell = cellOf(cellStart, nCells, begin); cell < nCells && cellStart[cell] < end; cell++) {
       const cs = cellStart[cell];
@@ -337,7 +339,8 @@ export class SymmetricSweep {
             }
           }
         }
-        updateAgent(c, s, A, oi, i, src, dst, false);
+        if (plain) updatePrey(c, s, A, oi, i, src, dst);
+        else updateAgent(c, s, A, oi, i, src, dst, false);
         // the slot serves agent i + ring next (stores, not fill(): a builtin call per agent)
         for (let k = 0; k < STRIDE; k++) A[oi + k] = 0;
       }
