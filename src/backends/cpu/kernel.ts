@@ -18,7 +18,17 @@ export interface KernelScratch {
   v: Float64Array;
   /** Reach in cells per axis: prey x y z, then predators x y z. */
   reach: Int32Array;
+  /** The symmetric sweep's candidates within reach in one stretch of a range (`NEAR` at most). */
+  near: Int32Array;
 }
+
+/**
+ * Candidates the symmetric sweep tests in one stretch before it evaluates those within reach:
+ * the test runs without a branch (a branch on the distance mispredicts at nearly every
+ * neighbour; listing first measured 11 % faster). The gathering kernel, with twice the
+ * candidates and the minimum-image branches, measured 6 % slower that way and keeps its branch.
+ */
+export const NEAR = 256;
 
 /**
  * Scratch for one thread, sized for this grid and these constants. Call again (outside the
@@ -52,6 +62,7 @@ export function createScratch(c: RuleConstants, grid: UniformGrid): KernelScratc
     shifts: new Float64Array(3 * m),
     v: new Float64Array(SCRATCH_LENGTH),
     reach,
+    near: new Int32Array(NEAR),
   };
 }
 
