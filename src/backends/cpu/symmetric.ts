@@ -260,6 +260,9 @@ export class SymmetricSweep {
         rangeMask[r] = tail ? -1 : ringMask;
         rangeBase[r] = tail ? ring - tailLo : 0;
       }
+      // ranges that end before the cell hold no partner above any of its agents
+      let r0 = 0;
+      while (r0 < nr && ranges[2 * r0 + 1] <= cs) r0++;
       const i1 = ce < end ? ce : end;
       for (let i = cs > begin ? cs : begin; i < i1; i++) {
         const xi = px[i];
@@ -272,7 +275,7 @@ export class SymmetricSweep {
         // i's slot already holds what the agents below i contributed; i's own terms are added
         // in place (measured 5 % faster than twelve local sums: fewer live values for V8)
         const oi = (i >= tailStart ? i - tailLo + ring : i & ringMask) * STRIDE;
-        for (let r = 0; r < nr; r++) {
+        for (let r = r0; r < nr; r++) {
           const e = ranges[2 * r + 1];
           let q = ranges[2 * r];
           if (q <= i) q = i + 1;
