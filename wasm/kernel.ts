@@ -744,6 +744,9 @@ export function sweep(begin: i32, end: i32): void {
     const cy = (cell / nx) % ny;
     const cz = cell / (nx * ny);
     cellRanges(cx, cy, cz, gi(I_PREY_REACH), gi(I_PREY_REACH + 1), gi(I_PREY_REACH + 2));
+    // ranges that end before the cell hold no partner above any of its agents
+    let r0 = 0;
+    while (r0 < nRanges && <i32>load<u32>(rp + ((<usize>r0) << 5), 4) <= c0) r0++;
     const i1 = min(c1, end);
     for (let i = max(c0, begin); i < i1; i++) {
       const o4 = (<usize>i) << 2;
@@ -763,7 +766,7 @@ export function sweep(begin: i32, end: i32): void {
       const vid = i32x4.splat(idI);
       // pass 1: candidates above i, four at a time, compacted into the neighbour list
       let n = 0;
-      for (let r = 0; r < nRanges; r++) {
+      for (let r = r0; r < nRanges; r++) {
         const ra = rp + ((<usize>r) << 5);
         const e = <i32>load<u32>(ra, 4);
         let j = max(<i32>load<u32>(ra), i + 1);
@@ -876,6 +879,15 @@ export function sweep(begin: i32, end: i32): void {
       }
       // what the agents below i pushed, then i's own lanes; finished two at a time
       const ai = slotOf(i, end);
+      const s0 = v128.load(ai);
+      const s1 = v128.load(ai, 16);
+      const s2 = v128.load(ai, 32);
+      const sepXY = hsum2(sx, sy, s0);
+      const sepZN = hsum2(sz, sn, v128.shuffle<f32>(s0, s0, 2, 3, 0, 1));
+      const aliXY = hsum2(ax, ay, s1);
+      const aliZN = hsum2(az, an, v128.shuffle<f32>(s1, s1, 2, 3, 0, 1));
+      const cohXY = hsum2(qx, qy, s2);
+      const cohZN = hsum2(qz, qn, v128.shuffle<f32>(s2, s2, 2, 3, 0, 1));
       stage(
         i,
         xi,
@@ -884,18 +896,18 @@ export function sweep(begin: i32, end: i32): void {
         uxi,
         uyi,
         uzi,
-        <f64>load<f32>(ai) + hsum(sx),
-        <f64>load<f32>(ai, 4) + hsum(sy),
-        <f64>load<f32>(ai, 8) + hsum(sz),
-        <f64>load<f32>(ai, 12) + hsum(sn),
-        <f64>load<f32>(ai, 16) + hsum(ax),
-        <f64>load<f32>(ai, 20) + hsum(ay),
-        <f64>load<f32>(ai, 24) + hsum(az),
-        <f64>load<f32>(ai, 28) + hsum(an),
-        <f64>load<f32>(ai, 32) + hsum(qx),
-        <f64>load<f32>(ai, 36) + hsum(qy),
-        <f64>load<f32>(ai, 40) + hsum(qz),
-        <f64>load<f32>(ai, 44) + hsum(qn),
+        f64x2.extract_lane(sepXY, 0),
+        f64x2.extract_lane(sepXY, 1),
+        f64x2.extract_lane(sepZN, 0),
+        f64x2.extract_lane(sepZN, 1),
+        f64x2.extract_lane(aliXY, 0),
+        f64x2.extract_lane(aliXY, 1),
+        f64x2.extract_lane(aliZN, 0),
+        f64x2.extract_lane(aliZN, 1),
+        f64x2.extract_lane(cohXY, 0),
+        f64x2.extract_lane(cohXY, 1),
+        f64x2.extract_lane(cohZN, 0),
+        f64x2.extract_lane(cohZN, 1),
       );
       memory.fill(ai, 0, 48); // the slot serves agent i + ring next
     }
@@ -989,6 +1001,22 @@ function prologue(lo: i32, hi: i32, begin: i32): void {
       }
     }
   }
+}
+
+/**
+ * [s0 + hsum(a), s1 + hsum(b)] in f64 for the f32 lanes s0, s1 (the low two of `slot`): the
+ * scalar hsum's order, (a0 + a1) + (a2 + a3), two sums at a time.
+ */
+function hsum2(a: v128, b: v128, slot: v128): v128 {
+  const x = v128.shuffle<f32>(a, b, 0, 2, 4, 6); // a0 a2 b0 b2
+  const y = v128.shuffle<f32>(a, b, 1, 3, 5, 7); // a1 a3 b1 b3
+  const pa = f64x2.add(f64x2.promote_low_f32x4(x), f64x2.promote_low_f32x4(y));
+  const pb = f64x2.add(
+    f64x2.promote_low_f32x4(v128.shuffle<f32>(x, x, 2, 3, 0, 1)),
+    f64x2.promote_low_f32x4(v128.shuffle<f32>(y, y, 2, 3, 0, 1)),
+  );
+  const h = f64x2.add(v128.shuffle<f64>(pa, pb, 0, 2), v128.shuffle<f64>(pa, pb, 1, 3));
+  return f64x2.add(f64x2.promote_low_f32x4(slot), h);
 }
 
 function hsum(v: v128): f64 {
