@@ -888,27 +888,7 @@ export function sweep(begin: i32, end: i32): void {
       const aliZN = hsum2(az, an, v128.shuffle<f32>(s1, s1, 2, 3, 0, 1));
       const cohXY = hsum2(qx, qy, s2);
       const cohZN = hsum2(qz, qn, v128.shuffle<f32>(s2, s2, 2, 3, 0, 1));
-      stage(
-        i,
-        xi,
-        yi,
-        zi,
-        uxi,
-        uyi,
-        uzi,
-        f64x2.extract_lane(sepXY, 0),
-        f64x2.extract_lane(sepXY, 1),
-        f64x2.extract_lane(sepZN, 0),
-        f64x2.extract_lane(sepZN, 1),
-        f64x2.extract_lane(aliXY, 0),
-        f64x2.extract_lane(aliXY, 1),
-        f64x2.extract_lane(aliZN, 0),
-        f64x2.extract_lane(aliZN, 1),
-        f64x2.extract_lane(cohXY, 0),
-        f64x2.extract_lane(cohXY, 1),
-        f64x2.extract_lane(cohZN, 0),
-        f64x2.extract_lane(cohZN, 1),
-      );
+      stage(i, xi, yi, zi, uxi, uyi, uzi, sepXY, sepZN, aliXY, aliZN, cohXY, cohZN);
       memory.fill(ai, 0, 48); // the slot serves agent i + ring next
     }
   }
@@ -1202,7 +1182,10 @@ function putStaged(at: usize, field: i32, v: f64): void {
   store<f64>(at + ((<usize>field) << 4), v);
 }
 
-/** Stage prey i for finishing (see above); a full batch is finished at once. */
+/**
+ * Stage prey i for finishing (see above); a full batch is finished at once. The sums come in
+ * pairs as f64x2 (x, y then z, count of separation, alignment and cohesion: see hsum2).
+ */
 function stage(
   i: i32,
   xi: f32,
@@ -1211,18 +1194,12 @@ function stage(
   uxi: f64,
   uyi: f64,
   uzi: f64,
-  ssx: f64,
-  ssy: f64,
-  ssz: f64,
-  sn: f64,
-  sax: f64,
-  say: f64,
-  saz: f64,
-  an: f64,
-  sqx: f64,
-  sqy: f64,
-  sqz: f64,
-  qn: f64,
+  sepXY: v128,
+  sepZN: v128,
+  aliXY: v128,
+  aliZN: v128,
+  cohXY: v128,
+  cohZN: v128,
 ): void {
   const k = nStaged;
   const at = STAGED + <usize>(k >> 1) * PAIR_BYTES + ((<usize>(k & 1)) << 3);
@@ -1233,21 +1210,21 @@ function stage(
   putStaged(at, S_U + 1, uyi);
   putStaged(at, S_U + 2, uzi);
   putStaged(at, S_SPEED, Math.sqrt(uxi * uxi + uyi * uyi + uzi * uzi));
-  putStaged(at, S_SUMS, ssx);
-  putStaged(at, S_SUMS + 1, ssy);
-  putStaged(at, S_SUMS + 2, ssz);
-  putStaged(at, S_SUMS + 3, sn);
-  putStaged(at, S_SUMS + 4, sax);
-  putStaged(at, S_SUMS + 5, say);
-  putStaged(at, S_SUMS + 6, saz);
-  putStaged(at, S_SUMS + 7, an);
-  putStaged(at, S_SUMS + 8, sqx);
-  putStaged(at, S_SUMS + 9, sqy);
-  putStaged(at, S_SUMS + 10, sqz);
-  putStaged(at, S_SUMS + 11, qn);
+  putStagedPair(at, S_SUMS, sepXY);
+  putStagedPair(at, S_SUMS + 2, sepZN);
+  putStagedPair(at, S_SUMS + 4, aliXY);
+  putStagedPair(at, S_SUMS + 6, aliZN);
+  putStagedPair(at, S_SUMS + 8, cohXY);
+  putStagedPair(at, S_SUMS + 10, cohZN);
   store<i32>(stagedI + ((<usize>k) << 2), i);
   nStaged = k + 1;
   if (nStaged === PAIRS * 2) flushStaged();
+}
+
+/** Fields `field` and `field + 1` of a staged agent from the two lanes of `v`. */
+function putStagedPair(at: usize, field: i32, v: v128): void {
+  putStaged(at, field, f64x2.extract_lane(v, 0));
+  putStaged(at, field + 1, f64x2.extract_lane(v, 1));
 }
 
 /** Finish the staged agents: pairs in f64x2, a lone last one with the scalar finish. */
