@@ -1281,61 +1281,66 @@ let PAIR: usize = 0; // the pair being finished
 function staged(field: i32): v128 {
   return v128.load(PAIR + ((<usize>field) << 4));
 }
-function len2V(): v128 {
-  return f64x2.add(f64x2.add(f64x2.mul(VX, VX), f64x2.mul(VY, VY)), f64x2.mul(VZ, VZ));
+function len2(x: v128, y: v128, z: v128): v128 {
+  return f64x2.add(f64x2.add(f64x2.mul(x, x), f64x2.mul(y, y)), f64x2.mul(z, z));
 }
-function scaleV(k: v128): void {
-  VX = f64x2.mul(VX, k);
-  VY = f64x2.mul(VY, k);
-  VZ = f64x2.mul(VZ, k);
-}
-/** normalizeR per lane. */
-function normalizeV(): void {
-  const l = f64x2.sqrt(len2V());
-  scaleV(v128.bitselect(f64x2.div(ONE2, l), ONE2, f64x2.gt(l, ZERO2)));
-}
-/** truncateR per lane. */
-function truncateV(max: f64): void {
-  const l2 = len2V();
+/** truncateR's factor per lane: max / |v| where |v| > max, else 1 (and x · 1 = x). */
+function truncateK(x: v128, y: v128, z: v128, max: f64): v128 {
+  const l2 = len2(x, y, z);
   const over = f64x2.gt(l2, f64x2.splat(max * max));
-  // (no lane over the limit: every factor would be 1)
-  if (!v128.any_true(over)) return;
-  scaleV(v128.bitselect(f64x2.div(f64x2.splat(max), f64x2.sqrt(l2)), ONE2, over));
+  // (no lane over the limit: every factor is 1)
+  if (!v128.any_true(over)) return ONE2;
+  return v128.bitselect(f64x2.div(f64x2.splat(max), f64x2.sqrt(l2)), ONE2, over);
 }
-/** steerR per lane. */
-function steerV(scale: bool, maxSpeed: f64, ux: v128, uy: v128, uz: v128, maxForce: f64): void {
-  if (scale) {
-    const l = f64x2.sqrt(len2V());
-    scaleV(v128.bitselect(f64x2.div(f64x2.splat(maxSpeed), l), ONE2, f64x2.gt(l, ZERO2)));
-  }
-  VX = f64x2.sub(VX, ux);
-  VY = f64x2.sub(VY, uy);
-  VZ = f64x2.sub(VZ, uz);
-  truncateV(maxForce);
+/** The factor that scales v to length `to` per lane (normalizeR: to = 1), 1 where v is zero. */
+function toLengthK(x: v128, y: v128, z: v128, to: f64): v128 {
+  const l = f64x2.sqrt(len2(x, y, z));
+  return v128.bitselect(f64x2.div(f64x2.splat(to), l), ONE2, f64x2.gt(l, ZERO2));
 }
-/** One averaged rule (sums at field `at`, count at `at + 3`) per lane, as finish(): zero where
- * the count is zero; the rule vector left in VX, VY, VZ. `alignment`: the alignment rule's
- * variant (its own flags). */
+/**
+ * One averaged rule (sums at field `at`, count at `at + 3`) per lane, as finish(): Reynolds
+ * steering (steerR) or direct (optionally unit; alignment optionally relative), weighted, zero
+ * where the count is zero; the rule vector goes to VX, VY, VZ. Locals inside: each global
+ * written once (a global is a memory round trip in the chain).
+ */
 function ruleV(at: i32, flags: i32, norm: bool, alignment: bool, w: f64, ux: v128, uy: v128, uz: v128): void {
   const n = staged(at + 3);
   const f = f64x2.div(ONE2, n);
-  VX = f64x2.mul(staged(at), f);
-  VY = f64x2.mul(staged(at + 1), f);
-  VZ = f64x2.mul(staged(at + 2), f);
-  if ((flags & REYNOLDS) !== 0) steerV(norm, gf(F_MAX_SPEED), ux, uy, uz, gf(F_MAX_FORCE));
-  else {
-    if (norm) normalizeV();
+  let x = f64x2.mul(staged(at), f);
+  let y = f64x2.mul(staged(at + 1), f);
+  let z = f64x2.mul(staged(at + 2), f);
+  if ((flags & REYNOLDS) !== 0) {
+    if (norm) {
+      const k = toLengthK(x, y, z, gf(F_MAX_SPEED));
+      x = f64x2.mul(x, k);
+      y = f64x2.mul(y, k);
+      z = f64x2.mul(z, k);
+    }
+    x = f64x2.sub(x, ux);
+    y = f64x2.sub(y, uy);
+    z = f64x2.sub(z, uz);
+    const k = truncateK(x, y, z, gf(F_MAX_FORCE));
+    x = f64x2.mul(x, k);
+    y = f64x2.mul(y, k);
+    z = f64x2.mul(z, k);
+  } else {
+    if (norm) {
+      const k = toLengthK(x, y, z, 1);
+      x = f64x2.mul(x, k);
+      y = f64x2.mul(y, k);
+      z = f64x2.mul(z, k);
+    }
     if (alignment && (flags & ALI_RELATIVE) !== 0) {
-      VX = f64x2.sub(VX, ux);
-      VY = f64x2.sub(VY, uy);
-      VZ = f64x2.sub(VZ, uz);
+      x = f64x2.sub(x, ux);
+      y = f64x2.sub(y, uy);
+      z = f64x2.sub(z, uz);
     }
   }
-  scaleV(f64x2.splat(w));
+  const wv = f64x2.splat(w);
   const some = f64x2.gt(n, ZERO2);
-  VX = v128.and(VX, some);
-  VY = v128.and(VY, some);
-  VZ = v128.and(VZ, some);
+  VX = v128.and(f64x2.mul(x, wv), some);
+  VY = v128.and(f64x2.mul(y, wv), some);
+  VZ = v128.and(f64x2.mul(z, wv), some);
 }
 
 // priority allocation per lane: the sum so far and the budget left
@@ -1354,9 +1359,12 @@ function takeV(x: v128, y: v128, z: v128): void {
   QZ = v128.bitselect(f64x2.add(QZ, f64x2.mul(z, f)), QZ, on);
   QLEFT = v128.bitselect(f64x2.sub(QLEFT, take), QLEFT, on);
 }
-/** clampSpeedR per lane (heading fx, fy, fz per lane). */
-function clampSpeedV(min: f64, max: f64, fx: v128, fy: v128, fz: v128): void {
-  const l = f64x2.sqrt(len2V());
+/** clampSpeedR per lane of v = (x, y, z) (heading fx, fy, fz per lane); the result to VX, VY, VZ. */
+function clampSpeedV(x: v128, y: v128, z: v128, min: f64, max: f64, fx: v128, fy: v128, fz: v128): void {
+  VX = x;
+  VY = y;
+  VZ = z;
+  const l = f64x2.sqrt(len2(x, y, z));
   const vmin = f64x2.splat(min);
   const vmax = f64x2.splat(max);
   const big = f64x2.gt(l, vmax);
@@ -1369,14 +1377,12 @@ function clampSpeedV(min: f64, max: f64, fx: v128, fy: v128, fz: v128): void {
     v128.bitselect(f64x2.div(vmin, l), ONE2, v128.and(small, moving)),
     big,
   );
-  scaleV(k);
   const still = v128.andnot(small, moving);
-  if (!v128.any_true(still)) return;
-  let fl = f64x2.sqrt(f64x2.add(f64x2.add(f64x2.mul(fx, fx), f64x2.mul(fy, fy)), f64x2.mul(fz, fz)));
+  let fl = f64x2.sqrt(len2(fx, fy, fz));
   fl = v128.bitselect(ONE2, fl, f64x2.eq(fl, ZERO2));
-  VX = v128.bitselect(f64x2.mul(f64x2.div(fx, fl), vmin), VX, still);
-  VY = v128.bitselect(f64x2.mul(f64x2.div(fy, fl), vmin), VY, still);
-  VZ = v128.bitselect(f64x2.mul(f64x2.div(fz, fl), vmin), VZ, still);
+  VX = v128.bitselect(f64x2.mul(f64x2.div(fx, fl), vmin), f64x2.mul(x, k), still);
+  VY = v128.bitselect(f64x2.mul(f64x2.div(fy, fl), vmin), f64x2.mul(y, k), still);
+  VZ = v128.bitselect(f64x2.mul(f64x2.div(fz, fl), vmin), f64x2.mul(z, k), still);
 }
 
 // boundaryV's result
@@ -1456,20 +1462,20 @@ function finishPair(at: usize, i0: i32, i1: i32): void {
     az = QZ;
   } else {
     // + the (zero) flee vector, as finish() adds it: -0 + 0 is +0
-    VX = f64x2.add(f64x2.add(f64x2.add(sx, lx), cx), ZERO2);
-    VY = f64x2.add(f64x2.add(f64x2.add(sy, ly), cy), ZERO2);
-    VZ = f64x2.add(f64x2.add(f64x2.add(sz, lz), cz), ZERO2);
-    truncateV(gf(F_MAX_ACCEL));
-    ax = VX;
-    ay = VY;
-    az = VZ;
+    ax = f64x2.add(f64x2.add(f64x2.add(sx, lx), cx), ZERO2);
+    ay = f64x2.add(f64x2.add(f64x2.add(sy, ly), cy), ZERO2);
+    az = f64x2.add(f64x2.add(f64x2.add(sz, lz), cz), ZERO2);
+    const k = truncateK(ax, ay, az, gf(F_MAX_ACCEL));
+    ax = f64x2.mul(ax, k);
+    ay = f64x2.mul(ay, k);
+    az = f64x2.mul(az, k);
   }
   const dt = f64x2.splat(gf(F_DT));
-  VX = f64x2.add(ux, f64x2.mul(ax, dt));
-  VY = f64x2.add(uy, f64x2.mul(ay, dt));
-  VZ = dims2 ? ZERO2 : f64x2.add(uz, f64x2.mul(az, dt));
   const moving = f64x2.gt(staged(S_SPEED), ZERO2);
   clampSpeedV(
+    f64x2.add(ux, f64x2.mul(ax, dt)),
+    f64x2.add(uy, f64x2.mul(ay, dt)),
+    dims2 ? ZERO2 : f64x2.add(uz, f64x2.mul(az, dt)),
     gf(F_MIN_SPEED),
     gf(F_MAX_SPEED),
     v128.bitselect(ux, f64x2.splat(0.6), moving),
