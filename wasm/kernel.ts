@@ -1163,27 +1163,25 @@ function finish(
 // sweep has no predators): the same operations in the same order, branches as lane selects
 // (an untaken branch's factor is 1, and x · 1 = x), so a lane gives the bytes finish() gives.
 // Measured (100k agents, standard scenario): the sweep's finish went from about 12 to 7 ms per
-// step (with the all-lanes-inside shortcuts below); batching 4 pairs instead of 1 gave nothing more.
+// step (with the all-lanes-inside shortcuts below); batching 4 pairs before finishing them gave
+// nothing more.
 
-// Staged agents: agent k is lane k & 1 of pair k >> 1; field f of a lane at
-// STAGED + pair · PAIR_BYTES + 16 f + 8 lane (f64).
+// Staged agents: field f of lane l (the pair's first or second agent) at STAGED + 16 f + 8 l (f64).
 const S_X = 0; // x y z
 const S_U = 3; // velocity
 const S_SPEED = 6;
 const S_SUMS = 7; // separation, alignment, cohesion: x y z count each
 const S_FIELDS = 19;
-const PAIRS = 1;
-const PAIR_BYTES: usize = S_FIELDS * 16;
-const STAGED: usize = memory.data(<i32>PAIR_BYTES * PAIRS, 16);
-const stagedI = memory.data(PAIRS * 2 * 4, 16);
-let nStaged: i32 = 0;
+const STAGED: usize = memory.data(S_FIELDS * 16, 16);
+/** The pair's first agent while it waits for the second, else -1. */
+let stagedI: i32 = -1;
 
 function putStaged(at: usize, field: i32, v: f64): void {
   store<f64>(at + ((<usize>field) << 4), v);
 }
 
 /**
- * Stage prey i for finishing (see above); a full batch is finished at once. The sums come in
+ * Stage prey i for finishing (see above); the second of a pair finishes both. The sums come in
  * pairs as f64x2 (x, y then z, count of separation, alignment and cohesion: see hsum2).
  */
 function stage(
@@ -1201,8 +1199,7 @@ function stage(
   cohXY: v128,
   cohZN: v128,
 ): void {
-  const k = nStaged;
-  const at = STAGED + <usize>(k >> 1) * PAIR_BYTES + ((<usize>(k & 1)) << 3);
+  const at = STAGED + (stagedI < 0 ? 0 : 8);
   putStaged(at, S_X, xi);
   putStaged(at, S_X + 1, yi);
   putStaged(at, S_X + 2, zi);
@@ -1216,9 +1213,11 @@ function stage(
   putStagedPair(at, S_SUMS + 6, aliZN);
   putStagedPair(at, S_SUMS + 8, cohXY);
   putStagedPair(at, S_SUMS + 10, cohZN);
-  store<i32>(stagedI + ((<usize>k) << 2), i);
-  nStaged = k + 1;
-  if (nStaged === PAIRS * 2) flushStaged();
+  if (stagedI < 0) stagedI = i;
+  else {
+    finishPair(stagedI, i);
+    stagedI = -1;
+  }
 }
 
 /** Fields `field` and `field + 1` of a staged agent from the two lanes of `v`. */
@@ -1227,41 +1226,38 @@ function putStagedPair(at: usize, field: i32, v: v128): void {
   putStaged(at, field + 1, f64x2.extract_lane(v, 1));
 }
 
-/** Finish the staged agents: pairs in f64x2, a lone last one with the scalar finish. */
+/** Field `field` of the pair's first agent. */
+function first(field: i32): f64 {
+  return load<f64>(STAGED + ((<usize>field) << 4));
+}
+
+/** Finish a lone staged agent (a share's odd last one) with the scalar finish. */
 function flushStaged(): void {
-  const n = nStaged;
-  nStaged = 0;
-  for (let p = 0; p + 1 < n; p += 2) {
-    finishPair(
-      STAGED + <usize>(p >> 1) * PAIR_BYTES,
-      load<i32>(stagedI + ((<usize>p) << 2)),
-      load<i32>(stagedI + ((<usize>(p + 1)) << 2)),
-    );
-  }
-  if ((n & 1) === 0) return;
-  const at = STAGED + <usize>(n >> 1) * PAIR_BYTES;
+  if (stagedI < 0) return;
+  const i = stagedI;
+  stagedI = -1;
   finish(
-    load<i32>(stagedI + ((<usize>(n - 1)) << 2)),
+    i,
     0,
-    load<f64>(at + ((<usize>S_X) << 4)),
-    load<f64>(at + ((<usize>(S_X + 1)) << 4)),
-    load<f64>(at + ((<usize>(S_X + 2)) << 4)),
-    load<f64>(at + ((<usize>S_U) << 4)),
-    load<f64>(at + ((<usize>(S_U + 1)) << 4)),
-    load<f64>(at + ((<usize>(S_U + 2)) << 4)),
-    load<f64>(at + ((<usize>S_SPEED) << 4)),
-    load<f64>(at + ((<usize>S_SUMS) << 4)),
-    load<f64>(at + ((<usize>(S_SUMS + 1)) << 4)),
-    load<f64>(at + ((<usize>(S_SUMS + 2)) << 4)),
-    load<f64>(at + ((<usize>(S_SUMS + 3)) << 4)),
-    load<f64>(at + ((<usize>(S_SUMS + 4)) << 4)),
-    load<f64>(at + ((<usize>(S_SUMS + 5)) << 4)),
-    load<f64>(at + ((<usize>(S_SUMS + 6)) << 4)),
-    load<f64>(at + ((<usize>(S_SUMS + 7)) << 4)),
-    load<f64>(at + ((<usize>(S_SUMS + 8)) << 4)),
-    load<f64>(at + ((<usize>(S_SUMS + 9)) << 4)),
-    load<f64>(at + ((<usize>(S_SUMS + 10)) << 4)),
-    load<f64>(at + ((<usize>(S_SUMS + 11)) << 4)),
+    first(S_X),
+    first(S_X + 1),
+    first(S_X + 2),
+    first(S_U),
+    first(S_U + 1),
+    first(S_U + 2),
+    first(S_SPEED),
+    first(S_SUMS),
+    first(S_SUMS + 1),
+    first(S_SUMS + 2),
+    first(S_SUMS + 3),
+    first(S_SUMS + 4),
+    first(S_SUMS + 5),
+    first(S_SUMS + 6),
+    first(S_SUMS + 7),
+    first(S_SUMS + 8),
+    first(S_SUMS + 9),
+    first(S_SUMS + 10),
+    first(S_SUMS + 11),
     0,
     0,
     0,
@@ -1277,9 +1273,9 @@ let VZ: v128 = f64x2.splat(0);
 const ONE2: v128 = f64x2.splat(1);
 const ZERO2: v128 = f64x2.splat(0);
 
-let PAIR: usize = 0; // the pair being finished
+/** Field `field` of both staged agents. */
 function staged(field: i32): v128 {
-  return v128.load(PAIR + ((<usize>field) << 4));
+  return v128.load(STAGED + ((<usize>field) << 4));
 }
 function len2(x: v128, y: v128, z: v128): v128 {
   return f64x2.add(f64x2.add(f64x2.mul(x, x), f64x2.mul(y, y)), f64x2.mul(z, z));
@@ -1427,9 +1423,8 @@ function storePair(field: i32, i0: i32, i1: i32, v: v128): void {
   store<f32>(a + ((<usize>i1) << 2), <f32>f64x2.extract_lane(v, 1));
 }
 
-/** finish() for prey i0 and i1 (lanes 0 and 1 of the staged pair at `at`). */
-function finishPair(at: usize, i0: i32, i1: i32): void {
-  PAIR = at;
+/** finish() for prey i0 and i1 (lanes 0 and 1 of the staged fields). */
+function finishPair(i0: i32, i1: i32): void {
   const flags = gi(I_FLAGS);
   const dims2 = gi(I_DIMS2) !== 0;
   const ux = staged(S_U);
