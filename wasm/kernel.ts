@@ -736,6 +736,11 @@ export function sweep(begin: i32, end: i32): void {
   const nb = gp(I_NB);
   const nbS = gp(I_NB_STRIDE);
   const rp = gp(I_RANGES);
+  // the cell's candidate run (see below) in the neighbour list's arrays 4..7, unused here
+  const cbx = nb + 4 * nbS;
+  const cby = nb + 5 * nbS;
+  const cbz = nb + 6 * nbS;
+  const cbj = nb + 7 * nbS;
   for (let cell = cellOf(begin); cell < nCells && <i32>load<u32>(cs + ((<usize>cell) << 2)) < end; cell++) {
     const c0 = <i32>load<u32>(cs + ((<usize>cell) << 2));
     const c1 = <i32>load<u32>(cs + ((<usize>(cell + 1)) << 2));
@@ -747,6 +752,30 @@ export function sweep(begin: i32, end: i32): void {
     // ranges that end before the cell hold no partner above any of its agents
     let r0 = 0;
     while (r0 < nRanges && <i32>load<u32>(rp + ((<usize>r0) << 5), 4) <= c0) r0++;
+    // The cell's candidates in one run: the first range (the cell's own row) from the cell's
+    // first agent on, then every later range, positions shifted across seams once here. Each
+    // agent then scans one run from just past itself (one loop exit per agent instead of one
+    // per range: measured, the sweep's candidate pass was mostly mispredicted range ends).
+    let L = 0;
+    for (let r = r0; r < nRanges; r++) {
+      const ra = rp + ((<usize>r) << 5);
+      const s = max(<i32>load<u32>(ra), c0);
+      const e = <i32>load<u32>(ra, 4);
+      const shx = f32x4.splat(load<f32>(ra, 8));
+      const shy = f32x4.splat(load<f32>(ra, 12));
+      const shz = f32x4.splat(load<f32>(ra, 16));
+      const at = (<usize>(L - s)) << 2;
+      for (let p = s; p < e; p += 4) {
+        const op = (<usize>p) << 2;
+        const ol = at + op;
+        v128.store(cbx + ol, f32x4.add(v128.load(px + op), shx));
+        v128.store(cby + ol, f32x4.add(v128.load(py + op), shy));
+        v128.store(cbz + ol, f32x4.add(v128.load(pz + op), shz));
+        v128.store(cbj + ol, i32x4.add(i32x4.splat(p), lanes));
+      }
+      L += e - s;
+    }
+    const vL = i32x4.splat(L);
     const i1 = min(c1, end);
     for (let i = max(c0, begin); i < i1; i++) {
       const o4 = (<usize>i) << 2;
@@ -764,31 +793,20 @@ export function sweep(begin: i32, end: i32): void {
       const vuj = f32x4.splat(<f32>uyi);
       const vuk = f32x4.splat(<f32>uzi);
       const vid = i32x4.splat(idI);
-      // pass 1: candidates above i, four at a time, compacted into the neighbour list
+      // pass 1: the run's candidates past i, four at a time, compacted into the neighbour list
       let n = 0;
-      for (let r = r0; r < nRanges; r++) {
-        const ra = rp + ((<usize>r) << 5);
-        const e = <i32>load<u32>(ra, 4);
-        let j = max(<i32>load<u32>(ra), i + 1);
-        if (j >= e) continue;
-        const ve = i32x4.splat(e);
-        const shx = f32x4.splat(load<f32>(ra, 8));
-        const shy = f32x4.splat(load<f32>(ra, 12));
-        const shz = f32x4.splat(load<f32>(ra, 16));
-        for (; j < e; j += 4) {
-          const oj = (<usize>j) << 2;
-          const jl = i32x4.add(i32x4.splat(j), lanes);
-          const dx = f32x4.add(f32x4.sub(v128.load(px + oj), vxi), shx);
-          const dy = f32x4.add(f32x4.sub(v128.load(py + oj), vyi), shy);
-          const dz = f32x4.add(f32x4.sub(v128.load(pz + oj), vzi), shz);
-          const d2 = f32x4.add(f32x4.add(f32x4.mul(dx, dx), f32x4.mul(dy, dy)), f32x4.mul(dz, dz));
-          const m = v128.and(i32x4.lt_s(jl, ve), f32x4.lt(d2, reach2));
-          const bits = i32x4.bitmask(m);
-          const sw = v128.load(lut + ((<usize>bits) << 4));
-          const o = nb + ((<usize>n) << 2);
-          compactPositions(o, nbS, sw, jl, dx, dy, dz);
-          n += popcnt(bits);
-        }
+      for (let k = i + 1 - c0; k < L; k += 4) {
+        const ok = (<usize>k) << 2;
+        const dx = f32x4.sub(v128.load(cbx + ok), vxi);
+        const dy = f32x4.sub(v128.load(cby + ok), vyi);
+        const dz = f32x4.sub(v128.load(cbz + ok), vzi);
+        const d2 = f32x4.add(f32x4.add(f32x4.mul(dx, dx), f32x4.mul(dy, dy)), f32x4.mul(dz, dz));
+        const m = v128.and(i32x4.lt_s(i32x4.add(i32x4.splat(k), lanes), vL), f32x4.lt(d2, reach2));
+        const bits = i32x4.bitmask(m);
+        const sw = v128.load(lut + ((<usize>bits) << 4));
+        // only the run offsets of the accepted: pass 2 reads their few positions again
+        v128.store(nb + ((<usize>n) << 2), i8x16.swizzle(i32x4.add(i32x4.splat(k), lanes), sw));
+        n += popcnt(bits);
       }
       // pass 2: i's terms in lanes; j's (negated; alignment: i's velocity) pushed to its slot
       let sx = zero,
@@ -807,14 +825,21 @@ export function sweep(begin: i32, end: i32): void {
       for (let k = 0; k < n; k += 4) {
         const o = nb + ((<usize>k) << 2);
         const valid = i32x4.lt_s(i32x4.add(i32x4.splat(k), lanes), vn);
-        let dx = v128.load(o + nbS);
-        let dy = v128.load(o + 2 * nbS);
-        let dz = v128.load(o + 3 * nbS);
-        // (recomputed as pass 1 computed it: the same bits, one store fewer per candidate)
+        // the accepted candidates' run entries (lanes past n: entry 0, masked off below)
+        const ks = v128.and(v128.load(o), valid);
+        const ok0 = (<usize>i32x4.extract_lane(ks, 0)) << 2;
+        const ok1 = (<usize>i32x4.extract_lane(ks, 1)) << 2;
+        const ok2 = (<usize>i32x4.extract_lane(ks, 2)) << 2;
+        const ok3 = (<usize>i32x4.extract_lane(ks, 3)) << 2;
+        const jv = gather4(cbj, ok0, ok1, ok2, ok3);
+        // (pass 1's arithmetic: the same bits)
+        let dx = f32x4.sub(gather4(cbx, ok0, ok1, ok2, ok3), vxi);
+        let dy = f32x4.sub(gather4(cby, ok0, ok1, ok2, ok3), vyi);
+        let dz = f32x4.sub(gather4(cbz, ok0, ok1, ok2, ok3), vzi);
         let d2 = f32x4.add(f32x4.add(f32x4.mul(dx, dx), f32x4.mul(dy, dy)), f32x4.mul(dz, dz));
         const same = v128.and(valid, f32x4.eq(d2, zero));
         if (v128.any_true(same)) {
-          separateCoincident(v128.load(o), same, vid, dx, dy, dz, d2, dims2);
+          separateCoincident(jv, same, vid, dx, dy, dz, d2, dims2);
           dx = CX;
           dy = CY;
           dz = CZ;
@@ -836,7 +861,7 @@ export function sweep(begin: i32, end: i32): void {
         const wali = weight(aliFall, safe);
         const tan = v128.and(ma, one);
         // the neighbours' velocities, read here for the few accepted (lanes past n: agent 0)
-        const js = v128.and(v128.load(o), valid);
+        const js = v128.and(jv, valid);
         const oj0 = (<usize>i32x4.extract_lane(js, 0)) << 2;
         const oj1 = (<usize>i32x4.extract_lane(js, 1)) << 2;
         const oj2 = (<usize>i32x4.extract_lane(js, 2)) << 2;
@@ -856,7 +881,6 @@ export function sweep(begin: i32, end: i32): void {
         qn = f32x4.add(qn, tqn);
         // j's terms as one vector per lane and rule ([x, y, z, count]), added to the four
         // partners' f32 slots (found once for the three rules)
-        const jv = v128.load(o);
         const live = n - k;
         const a0 = slotOf(i32x4.extract_lane(jv, 0), end);
         const a1 = live > 1 ? slotOf(i32x4.extract_lane(jv, 1), end) : a0;
@@ -947,15 +971,15 @@ function prologue(lo: i32, hi: i32, begin: i32): void {
         const s = <i32>load<u32>(ra);
         if (s >= begin) break;
         const e = min(<i32>load<u32>(ra, 4), begin);
-        // the partner's lane computes (x_i - x_p) + its own shift, the negation of ours
-        const shx = -load<f32>(ra, 8);
-        const shy = -load<f32>(ra, 12);
-        const shz = -load<f32>(ra, 16);
+        // the partner's lane computes (x_i + its own shift) - x_p; its shift negates ours
+        const xs: f32 = xi + -load<f32>(ra, 8);
+        const ys: f32 = yi + -load<f32>(ra, 12);
+        const zs: f32 = zi + -load<f32>(ra, 16);
         for (let p = s; p < e; p++) {
           const op = (<usize>p) << 2;
-          let dx: f32 = xi - load<f32>(px + op) + shx;
-          let dy: f32 = yi - load<f32>(py + op) + shy;
-          let dz: f32 = zi - load<f32>(pz + op) + shz;
+          let dx: f32 = xs - load<f32>(px + op);
+          let dy: f32 = ys - load<f32>(py + op);
+          let dz: f32 = zs - load<f32>(pz + op);
           let d2: f32 = dx * dx + dy * dy + dz * dz;
           if (!(d2 < reach2)) continue;
           if (d2 === 0) {
