@@ -695,6 +695,32 @@ function pushRule(
   v128.store(a, f32x4.add(v128.load(a), v128.shuffle<f32>(t1, t3, 2, 3, 6, 7)));
 }
 
+/** Append agents [s, e) to the candidate run at L, unshifted; returns the run's new length. */
+function copyRun(
+  s: i32,
+  e: i32,
+  L: i32,
+  px: usize,
+  py: usize,
+  pz: usize,
+  cbx: usize,
+  cby: usize,
+  cbz: usize,
+  cbj: usize,
+): i32 {
+  const at = (<usize>(L - s)) << 2;
+  const lanes = i32x4(0, 1, 2, 3);
+  for (let p = s; p < e; p += 4) {
+    const op = (<usize>p) << 2;
+    const ol = at + op;
+    v128.store(cbx + ol, v128.load(px + op));
+    v128.store(cby + ol, v128.load(py + op));
+    v128.store(cbz + ol, v128.load(pz + op));
+    v128.store(cbj + ol, i32x4.add(i32x4.splat(p), lanes));
+  }
+  return L + e - s;
+}
+
 /**
  * Step sorted prey [begin, end) meeting each pair once: agent i reads only candidates j > i,
  * adds the pair's terms to its own lanes and pushes the negated terms to j's slot. The host
@@ -741,6 +767,10 @@ export function sweep(begin: i32, end: i32): void {
   const cby = nb + 5 * nbS;
   const cbz = nb + 6 * nbS;
   const cbj = nb + 7 * nbS;
+  const kx = gi(I_PREY_REACH);
+  const ky = gi(I_PREY_REACH + 1);
+  const kz = gi(I_PREY_REACH + 2);
+  const nz = gi(I_N + 2);
   for (let cell = cellOf(begin); cell < nCells && <i32>load<u32>(cs + ((<usize>cell) << 2)) < end; cell++) {
     const c0 = <i32>load<u32>(cs + ((<usize>cell) << 2));
     const c1 = <i32>load<u32>(cs + ((<usize>(cell + 1)) << 2));
@@ -748,32 +778,59 @@ export function sweep(begin: i32, end: i32): void {
     const cx = cell % nx;
     const cy = (cell / nx) % ny;
     const cz = cell / (nx * ny);
-    cellRanges(cx, cy, cz, gi(I_PREY_REACH), gi(I_PREY_REACH + 1), gi(I_PREY_REACH + 2));
-    // ranges that end before the cell hold no partner above any of its agents
-    let r0 = 0;
-    while (r0 < nRanges && <i32>load<u32>(rp + ((<usize>r0) << 5), 4) <= c0) r0++;
-    // The cell's candidates in one run: the first range (the cell's own row) from the cell's
-    // first agent on, then every later range, positions shifted across seams once here. Each
-    // agent then scans one run from just past itself (one loop exit per agent instead of one
-    // per range: measured, the sweep's candidate pass was mostly mispredicted range ends).
+    // The cell's candidates in one run: its own row from the cell's first agent on, then
+    // every later range, positions shifted across seams once here. Each agent then scans one
+    // run from just past itself (one loop exit per agent instead of one per range: measured,
+    // the candidate pass was mostly mispredicted range ends).
     let L = 0;
-    for (let r = r0; r < nRanges; r++) {
-      const ra = rp + ((<usize>r) << 5);
-      const s = max(<i32>load<u32>(ra), c0);
-      const e = <i32>load<u32>(ra, 4);
-      const shx = f32x4.splat(load<f32>(ra, 8));
-      const shy = f32x4.splat(load<f32>(ra, 12));
-      const shz = f32x4.splat(load<f32>(ra, 16));
-      const at = (<usize>(L - s)) << 2;
-      for (let p = s; p < e; p += 4) {
-        const op = (<usize>p) << 2;
-        const ol = at + op;
-        v128.store(cbx + ol, f32x4.add(v128.load(px + op), shx));
-        v128.store(cby + ol, f32x4.add(v128.load(py + op), shy));
-        v128.store(cbz + ol, f32x4.add(v128.load(pz + op), shz));
-        v128.store(cbj + ol, i32x4.add(i32x4.splat(p), lanes));
+    if (cx >= kx && cx + kx < nx && cy >= ky && cy + ky < ny && cz >= kz && cz + kz < nz) {
+      // reach inside the grid: the rows at or after the cell's own, in key order (the ranges
+      // the general path keeps below, without building and sorting all of them)
+      const x0 = cx - kx;
+      const x1 = cx + kx + 1;
+      L = copyRun(
+        c0,
+        <i32>load<u32>(cs + ((<usize>(cell - cx + x1)) << 2)),
+        L,
+        px,
+        py,
+        pz,
+        cbx,
+        cby,
+        cbz,
+        cbj,
+      );
+      for (let dz = 0; dz <= kz; dz++) {
+        for (let dy = dz === 0 ? 1 : -ky; dy <= ky; dy++) {
+          const row = nx * (cy + dy + ny * (cz + dz));
+          const s = <i32>load<u32>(cs + ((<usize>(row + x0)) << 2));
+          const e = <i32>load<u32>(cs + ((<usize>(row + x1)) << 2));
+          L = copyRun(s, e, L, px, py, pz, cbx, cby, cbz, cbj);
+        }
       }
-      L += e - s;
+    } else {
+      cellRanges(cx, cy, cz, kx, ky, kz);
+      // ranges that end before the cell hold no partner above any of its agents
+      let r0 = 0;
+      while (r0 < nRanges && <i32>load<u32>(rp + ((<usize>r0) << 5), 4) <= c0) r0++;
+      for (let r = r0; r < nRanges; r++) {
+        const ra = rp + ((<usize>r) << 5);
+        const s = max(<i32>load<u32>(ra), c0);
+        const e = <i32>load<u32>(ra, 4);
+        const shx = f32x4.splat(load<f32>(ra, 8));
+        const shy = f32x4.splat(load<f32>(ra, 12));
+        const shz = f32x4.splat(load<f32>(ra, 16));
+        const at = (<usize>(L - s)) << 2;
+        for (let p = s; p < e; p += 4) {
+          const op = (<usize>p) << 2;
+          const ol = at + op;
+          v128.store(cbx + ol, f32x4.add(v128.load(px + op), shx));
+          v128.store(cby + ol, f32x4.add(v128.load(py + op), shy));
+          v128.store(cbz + ol, f32x4.add(v128.load(pz + op), shz));
+          v128.store(cbj + ol, i32x4.add(i32x4.splat(p), lanes));
+        }
+        L += e - s;
+      }
     }
     const vL = i32x4.splat(L);
     const i1 = min(c1, end);
