@@ -341,14 +341,6 @@ function compact(
   v128.store(o + 7 * nbS, i8x16.swizzle(vzj, sw));
 }
 
-/** compact() without velocities and d² (the sweep reads or recomputes them for the accepted lanes). */
-function compactPositions(o: usize, nbS: usize, sw: v128, jl: v128, dx: v128, dy: v128, dz: v128): void {
-  v128.store(o, i8x16.swizzle(jl, sw));
-  v128.store(o + nbS, i8x16.swizzle(dx, sw));
-  v128.store(o + 2 * nbS, i8x16.swizzle(dy, sw));
-  v128.store(o + 3 * nbS, i8x16.swizzle(dz, sw));
-}
-
 /** Four f32 of the array at `a`, from byte offsets o0..o3. */
 function gather4(a: usize, o0: usize, o1: usize, o2: usize, o3: usize): v128 {
   let v = v128.load32_zero(a + o0);
