@@ -155,6 +155,46 @@ describe('symmetric sweep', () => {
     assert.equal(a.stateHash(), b.stateHash());
   });
 
+  test('interior cells sweep one candidate run; cells whose run outgrows its buffer take the ranges: the same bytes', () => {
+    const opts = {
+      preset: 'reynolds' as const,
+      prey: 24576,
+      seed: 9,
+      world: { x: 96, y: 96, z: 96, boundary: 'wrap' as const },
+    };
+    // 16³ cells 6 wide, about 6 agents each, and 1000 of them crowded into one central cell
+    const crowd = (f: ReturnType<typeof createFlockSync>) => {
+      const p = f.positions();
+      for (let i = 0; i < 1000; i++) {
+        p.x[i] = 48 + (p.x[i] % 6);
+        p.y[i] = 48 + (p.y[i] % 6);
+        p.z[i] = 48 + (p.z[i] % 6);
+      }
+    };
+    const a = createFlockSync(opts);
+    crowd(a);
+    const sweep = (a as unknown as { impl: { pass: { sweep: object } } }).impl.pass.sweep as {
+      interiorRun(...args: unknown[]): number;
+    };
+    const runs = { fit: 0, over: 0 };
+    const interiorRun = sweep.interiorRun.bind(sweep);
+    sweep.interiorRun = (...args: unknown[]) => {
+      const L = interiorRun(...args);
+      if (L >= 0) runs.fit++;
+      else runs.over++;
+      return L;
+    };
+    a.stepSync(2);
+    assert.equal(a.info().pairs, 'symmetric');
+    assert.ok(runs.fit > 0 && runs.over > 0, `runs that fit ${runs.fit}, runs over ${runs.over}`);
+    const b = createFlockSync(opts);
+    crowd(b);
+    (b as unknown as { impl: { pass: { sweep: { run(): boolean } } } }).impl.pass.sweep.run = () => false;
+    b.stepSync(2);
+    assert.equal(b.info().pairs, 'gather');
+    assert.equal(a.stateHash(), b.stateHash());
+  });
+
   test('falls back to gathering where pairs are not symmetric (field of view, predators)', () => {
     const fov = createFlockSync({ preset: 'reynolds', prey: 30000, motion: { fov: 270 } });
     fov.stepSync(1);

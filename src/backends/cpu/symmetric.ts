@@ -25,6 +25,11 @@ export interface SweepWindow {
 
 /** Doubles per accumulator slot: separation, alignment, cohesion (x, y, z, count each). */
 const STRIDE = 12;
+/**
+ * Most candidates an interior cell's run holds (32 bytes each); a cell with more (a dense
+ * cluster) takes the per-range path.
+ */
+const RUN_MAX = 1024;
 /** Accumulator memory may not exceed this many bytes per agent of capacity. */
 const BYTES_PER_AGENT = 24;
 
@@ -54,6 +59,8 @@ export class SymmetricSweep {
   /** Per range of the current cell: mask and offset that map a candidate index to its slot. */
   private mask = new Int32Array(0);
   private base = new Int32Array(0);
+  /** An interior cell's candidate run: x, y, z, index per candidate (see sweep()). */
+  private cand = new Float64Array(0);
   private eligible = false;
   /** Accumulator slots reserved (0 where the sweep does not apply), and bytes per slot. */
   private slots = 0;
@@ -118,6 +125,8 @@ export class SymmetricSweep {
     this.slotBytes = allocate ? STRIDE * 8 : slotBytes;
     if (!allocate) return;
     if (this.acc.length !== slots * STRIDE) this.acc = new Float64Array(slots * STRIDE);
+    const runLength = 4 * Math.min(RUN_MAX, capacity + 1);
+    if (this.cand.length !== runLength) this.cand = new Float64Array(runLength);
     const maxRanges = scratch.ranges.length >> 1;
     if (this.mask.length < maxRanges) {
       this.mask = new Int32Array(maxRanges);
@@ -127,7 +136,7 @@ export class SymmetricSweep {
 
   /** Bytes of the accumulators reserved (for Flock.info()). */
   get bytes(): number {
-    return this.slots * this.slotBytes + this.mask.byteLength + this.base.byteLength;
+    return this.slots * this.slotBytes + this.mask.byteLength + this.base.byteLength + this.cand.byteLength;
   }
 
   /**
@@ -245,6 +254,10 @@ export class SymmetricSweep {
     const { cellStart, nCells } = grid;
     const nx = grid.n[0];
     const ny = grid.n[1];
+    const nz = grid.n[2];
+    const kx = reach[0];
+    const ky = reach[1];
+    const kz = reach[2];
     const plain = plainPrey(c);
 
     for (let cell = cellOf(cellStart, nCells, begin); cell < nCells && cellStart[cell] < end; cell++) {
@@ -254,6 +267,14 @@ export class SymmetricSweep {
       const cx = cell % nx;
       const cy = ((cell - cx) / nx) % ny;
       const cz = (cell - cx - nx * cy) / (nx * ny);
+      if (cx >= kx && cx + kx < nx && cy >= ky && cy + ky < ny && cz >= kz && cz + kz < nz) {
+        // reach inside the grid (no seam): the candidates above the cell's agents in one run
+        const L = this.interiorRun(src, cellStart, cell - cx, cs, cx, cy, cz, kx, ky, kz, nx, ny);
+        if (L >= 0) {
+          this.sweepRun(c, src, dst, s, near, cs, cs > begin ? cs : begin, ce < end ? ce : end, L, plain);
+          continue;
+        }
+      }
       const nr = grid.cellRanges(cx, cy, cz, reach[0], reach[1], reach[2], ranges, shifts);
       for (let r = 0; r < nr; r++) {
         const tail = ranges[2 * r] >= tailStart;
@@ -361,6 +382,166 @@ export class SymmetricSweep {
       }
     }
   }
+  /**
+   * The run of an interior cell (row start `row0`, first agent `cs`): its own row from `cs` on,
+   * then the rows after it in key order (the ranges the general path keeps), as x, y, z, index
+   * (positions as doubles, exactly the floats). Returns its length, or -1 beyond RUN_MAX.
+   * Measured: one listing loop per agent instead of one per range, reading one array.
+   */
+  private interiorRun(
+    src: Half,
+    cellStart: Uint32Array,
+    row0: number,
+    cs: number,
+    cx: number,
+    cy: number,
+    cz: number,
+    kx: number,
+    ky: number,
+    kz: number,
+    nx: number,
+    ny: number,
+  ): number {
+    const { px, py, pz } = src;
+    const R = this.cand;
+    const x0 = cx - kx;
+    const x1 = cx + kx + 1;
+    let e = cellStart[row0 + x1];
+    let L = e - cs;
+    for (let dz = 0; dz <= kz; dz++)
+      for (let dy = dz === 0 ? 1 : -ky; dy <= ky; dy++) {
+        const row = nx * (cy + dy + ny * (cz + dz));
+        L += cellStart[row + x1] - cellStart[row + x0];
+      }
+    if (L > RUN_MAX) return -1;
+    let o = 0;
+    for (let j = cs; j < e; j++, o += 4) {
+      R[o] = px[j];
+      R[o + 1] = py[j];
+      R[o + 2] = pz[j];
+      R[o + 3] = j;
+    }
+    for (let dz = 0; dz <= kz; dz++)
+      for (let dy = dz === 0 ? 1 : -ky; dy <= ky; dy++) {
+        const row = nx * (cy + dy + ny * (cz + dz));
+        e = cellStart[row + x1];
+        for (let j = cellStart[row + x0]; j < e; j++, o += 4) {
+          R[o] = px[j];
+          R[o + 1] = py[j];
+          R[o + 2] = pz[j];
+          R[o + 3] = j;
+        }
+      }
+    return L;
+  }
+
+  /**
+   * The sweep of agents [i0, i1) of an interior cell starting at `cs`, over its run of length
+   * L: the same pairs in the same order as the per-range path (no shifts: the same bytes).
+   */
+  private sweepRun(
+    c: RuleConstants,
+    src: Half,
+    dst: Half,
+    s: Float64Array,
+    near: Int32Array,
+    cs: number,
+    i0: number,
+    i1: number,
+    L: number,
+    plain: boolean,
+  ): void {
+    const { px, py, pz, vx, vy, vz, id } = src;
+    const A = this.acc;
+    const R = this.cand;
+    const { ring, tailStart, tailLo, sink, end } = this.window;
+    const ringMask = ring - 1;
+    const U = c.dims === 2 ? U2 : U3;
+    const reach2 = c.preyReach * c.preyReach;
+    const { sepR2, aliR2, cohR2, sepFall, aliFall, cohFall } = c;
+    for (let i = i0; i < i1; i++) {
+      const xi = px[i];
+      const yi = py[i];
+      const zi = pz[i];
+      const uxi = vx[i];
+      const uyi = vy[i];
+      const uzi = vz[i];
+      const idI = id[i];
+      const oi = (i >= tailStart ? i - tailLo + ring : i & ringMask) * STRIDE;
+      let q = 4 * (i + 1 - cs);
+      const qe = 4 * L;
+      while (q < qe) {
+        const stop = qe - q > 4 * NEAR ? q + 4 * NEAR : qe;
+        let n = 0;
+        for (; q < stop; q += 4) {
+          const ex = R[q] - xi;
+          const ey = R[q + 1] - yi;
+          const ez = R[q + 2] - zi;
+          near[n] = q;
+          n += +!(ex * ex + ey * ey + ez * ez >= reach2);
+        }
+        for (let t = 0; t < n; t++) {
+          const b4 = near[t];
+          const j = R[b4 + 3];
+          let dx = R[b4] - xi;
+          let dy = R[b4 + 1] - yi;
+          let dz = R[b4 + 2] - zi;
+          let d2 = dx * dx + dy * dy + dz * dz;
+          if (d2 === 0) {
+            const sgn = idI < id[j] ? COINCIDENT_EPS : -COINCIDENT_EPS;
+            dx = U[0] * sgn;
+            dy = U[1] * sgn;
+            dz = U[2] * sgn;
+            d2 = COINCIDENT_EPS * COINCIDENT_EPS;
+          }
+          const oj = (j >= end ? sink : j >= tailStart ? j - tailLo + ring : j & ringMask) * STRIDE;
+          if (d2 < sepR2) {
+            const w = sepFall === 0 ? 1 : sepFall === 1 ? 1 / Math.sqrt(d2) : 1 / d2;
+            const tx = dx * w;
+            const ty = dy * w;
+            const tz = dz * w;
+            A[oi] -= tx;
+            A[oi + 1] -= ty;
+            A[oi + 2] -= tz;
+            A[oi + 3]++;
+            A[oj] += tx;
+            A[oj + 1] += ty;
+            A[oj + 2] += tz;
+            A[oj + 3]++;
+          }
+          if (d2 < aliR2) {
+            const w = aliFall === 0 ? 1 : aliFall === 1 ? 1 / Math.sqrt(d2) : 1 / d2;
+            A[oi + 4] += vx[j] * w;
+            A[oi + 5] += vy[j] * w;
+            A[oi + 6] += vz[j] * w;
+            A[oi + 7]++;
+            A[oj + 4] += uxi * w;
+            A[oj + 5] += uyi * w;
+            A[oj + 6] += uzi * w;
+            A[oj + 7]++;
+          }
+          if (d2 < cohR2) {
+            const w = cohFall === 0 ? 1 : cohFall === 1 ? 1 / Math.sqrt(d2) : 1 / d2;
+            const tx = dx * w;
+            const ty = dy * w;
+            const tz = dz * w;
+            A[oi + 8] += tx;
+            A[oi + 9] += ty;
+            A[oi + 10] += tz;
+            A[oi + 11]++;
+            A[oj + 8] -= tx;
+            A[oj + 9] -= ty;
+            A[oj + 10] -= tz;
+            A[oj + 11]++;
+          }
+        }
+      }
+      if (plain) updatePrey(c, s, A, oi, i, src, dst);
+      else updateAgent(c, s, A, oi, i, src, dst, false);
+      for (let k = 0; k < STRIDE; k++) A[oi + k] = 0;
+    }
+  }
+
   /**
    * For agents [lo, hi) of the share, add what the partners below `begin` contribute, in
    * increasing index, computed as those partners' own sweep would compute and push it.
