@@ -1231,31 +1231,33 @@ function finish(
   store<u8>(gp(I_OPX + 6) + <usize>i, killedIn ? 0 : 1);
 }
 
-// ---- the sweep's finish, two prey at once -------------------------------------------------------
-// Each lane of an f64x2 runs exactly the scalar finish() above for prey without flee sums (the
-// sweep has no predators): the same operations in the same order, branches as lane selects
-// (an untaken branch's factor is 1, and x · 1 = x), so a lane gives the bytes finish() gives.
-// Measured (100k agents, standard scenario): the sweep's finish went from about 12 to 7 ms per
-// step (with the all-lanes-inside shortcuts below); batching 4 pairs before finishing them gave
-// nothing more.
+// ---- the sweep's finish, four prey at once in float32 ---------------------------------------
+// The sweep finishes its agents four at a time in f32x4 lanes: the scalar finish()'s steps for
+// prey without flee sums (the sweep has no predators) in the same order, in float32 (the stored
+// precision) instead of float64, branches as lane selects (an untaken branch's factor is 1,
+// and x · 1 = x). Each lane depends on its own agent only, so any grouping of agents into
+// quads (any split across threads) gives the same bytes; a share's last one to three agents go
+// through the same code with copies in the spare lanes. Measured (100k agents, standard
+// scenario): the finish went from 4.8 ms (f64x2, two prey at once) to 2.6 ms per step.
 
-// Staged agents: field f of lane l (the pair's first or second agent) at STAGED + 16 f + 8 l (f64).
+// Staged agents: field f of lane l at STAGED + 16 f + 4 l (f32).
 const S_X = 0; // x y z
 const S_U = 3; // velocity
 const S_SPEED = 6;
 const S_SUMS = 7; // separation, alignment, cohesion: x y z count each
 const S_FIELDS = 19;
 const STAGED: usize = memory.data(S_FIELDS * 16, 16);
-/** The pair's first agent while it waits for the second, else -1. */
-let stagedI: i32 = -1;
+/** Agents staged (0–3) and the first one's index (the quad is consecutive sorted agents). */
+let stagedN: i32 = 0;
+let stagedI: i32 = 0;
 
-function putStaged(at: usize, field: i32, v: f64): void {
-  store<f64>(at + ((<usize>field) << 4), v);
+function putStaged(lane: i32, field: i32, v: f32): void {
+  store<f32>(STAGED + ((<usize>field) << 4) + ((<usize>lane) << 2), v);
 }
 
 /**
- * Stage prey i for finishing (see above); the second of a pair finishes both. The sums come in
- * pairs as f64x2 (x, y then z, count of separation, alignment and cohesion: see hsum2).
+ * Stage prey i for finishing (see above); the fourth of a quad finishes all four. The sums come
+ * in pairs as f64x2 (x, y then z, count of separation, alignment and cohesion: see hsum2).
  */
 function stage(
   i: i32,
@@ -1272,99 +1274,73 @@ function stage(
   cohXY: v128,
   cohZN: v128,
 ): void {
-  const at = STAGED + (stagedI < 0 ? 0 : 8);
-  putStaged(at, S_X, xi);
-  putStaged(at, S_X + 1, yi);
-  putStaged(at, S_X + 2, zi);
-  putStaged(at, S_U, uxi);
-  putStaged(at, S_U + 1, uyi);
-  putStaged(at, S_U + 2, uzi);
-  putStaged(at, S_SPEED, Math.sqrt(uxi * uxi + uyi * uyi + uzi * uzi));
-  putStagedPair(at, S_SUMS, sepXY);
-  putStagedPair(at, S_SUMS + 2, sepZN);
-  putStagedPair(at, S_SUMS + 4, aliXY);
-  putStagedPair(at, S_SUMS + 6, aliZN);
-  putStagedPair(at, S_SUMS + 8, cohXY);
-  putStagedPair(at, S_SUMS + 10, cohZN);
-  if (stagedI < 0) stagedI = i;
+  const l = stagedN;
+  if (l === 0) stagedI = i;
+  putStaged(l, S_X, xi);
+  putStaged(l, S_X + 1, yi);
+  putStaged(l, S_X + 2, zi);
+  putStaged(l, S_U, <f32>uxi);
+  putStaged(l, S_U + 1, <f32>uyi);
+  putStaged(l, S_U + 2, <f32>uzi);
+  putStaged(l, S_SPEED, <f32>Math.sqrt(uxi * uxi + uyi * uyi + uzi * uzi));
+  putStagedPair(l, S_SUMS, sepXY);
+  putStagedPair(l, S_SUMS + 2, sepZN);
+  putStagedPair(l, S_SUMS + 4, aliXY);
+  putStagedPair(l, S_SUMS + 6, aliZN);
+  putStagedPair(l, S_SUMS + 8, cohXY);
+  putStagedPair(l, S_SUMS + 10, cohZN);
+  if (l < 3) stagedN = l + 1;
   else {
-    finishPair(stagedI, i);
-    stagedI = -1;
+    stagedN = 0;
+    finishQuad(stagedI, 4);
   }
 }
 
-/** Fields `field` and `field + 1` of a staged agent from the two lanes of `v`. */
-function putStagedPair(at: usize, field: i32, v: v128): void {
-  putStaged(at, field, f64x2.extract_lane(v, 0));
-  putStaged(at, field + 1, f64x2.extract_lane(v, 1));
+/** Fields `field` and `field + 1` of lane `lane` from the two f64 lanes of `v`. */
+function putStagedPair(lane: i32, field: i32, v: v128): void {
+  putStaged(lane, field, <f32>f64x2.extract_lane(v, 0));
+  putStaged(lane, field + 1, <f32>f64x2.extract_lane(v, 1));
 }
 
-/** Field `field` of the pair's first agent. */
-function first(field: i32): f64 {
-  return load<f64>(STAGED + ((<usize>field) << 4));
-}
-
-/** Finish a lone staged agent (a share's odd last one) with the scalar finish. */
+/** Finish a share's last one to three staged agents (the spare lanes copy lane 0). */
 function flushStaged(): void {
-  if (stagedI < 0) return;
-  const i = stagedI;
-  stagedI = -1;
-  finish(
-    i,
-    0,
-    first(S_X),
-    first(S_X + 1),
-    first(S_X + 2),
-    first(S_U),
-    first(S_U + 1),
-    first(S_U + 2),
-    first(S_SPEED),
-    first(S_SUMS),
-    first(S_SUMS + 1),
-    first(S_SUMS + 2),
-    first(S_SUMS + 3),
-    first(S_SUMS + 4),
-    first(S_SUMS + 5),
-    first(S_SUMS + 6),
-    first(S_SUMS + 7),
-    first(S_SUMS + 8),
-    first(S_SUMS + 9),
-    first(S_SUMS + 10),
-    first(S_SUMS + 11),
-    0,
-    0,
-    0,
-    0,
-    false,
-  );
+  const n = stagedN;
+  if (n === 0) return;
+  stagedN = 0;
+  for (let f = 0; f < S_FIELDS; f++) {
+    const a = STAGED + ((<usize>f) << 4);
+    const v0 = load<f32>(a);
+    for (let l = n; l < 4; l++) store<f32>(a + ((<usize>l) << 2), v0);
+  }
+  finishQuad(stagedI, n);
 }
 
-// the vector "register" of the pair finish
-let VX: v128 = f64x2.splat(0);
-let VY: v128 = f64x2.splat(0);
-let VZ: v128 = f64x2.splat(0);
-const ONE2: v128 = f64x2.splat(1);
-const ZERO2: v128 = f64x2.splat(0);
+// the vector "register" of the quad finish
+let VX: v128 = f32x4.splat(0);
+let VY: v128 = f32x4.splat(0);
+let VZ: v128 = f32x4.splat(0);
+const ONE4: v128 = f32x4.splat(1);
+const ZERO4: v128 = f32x4.splat(0);
 
-/** Field `field` of both staged agents. */
+/** Field `field` of the four staged agents. */
 function staged(field: i32): v128 {
   return v128.load(STAGED + ((<usize>field) << 4));
 }
 function len2(x: v128, y: v128, z: v128): v128 {
-  return f64x2.add(f64x2.add(f64x2.mul(x, x), f64x2.mul(y, y)), f64x2.mul(z, z));
+  return f32x4.add(f32x4.add(f32x4.mul(x, x), f32x4.mul(y, y)), f32x4.mul(z, z));
 }
 /** truncateR's factor per lane: max / |v| where |v| > max, else 1 (and x · 1 = x). */
-function truncateK(x: v128, y: v128, z: v128, max: f64): v128 {
+function truncateK(x: v128, y: v128, z: v128, max: f32): v128 {
   const l2 = len2(x, y, z);
-  const over = f64x2.gt(l2, f64x2.splat(max * max));
+  const over = f32x4.gt(l2, f32x4.splat(max * max));
   // (no lane over the limit: every factor is 1)
-  if (!v128.any_true(over)) return ONE2;
-  return v128.bitselect(f64x2.div(f64x2.splat(max), f64x2.sqrt(l2)), ONE2, over);
+  if (!v128.any_true(over)) return ONE4;
+  return v128.bitselect(f32x4.div(f32x4.splat(max), f32x4.sqrt(l2)), ONE4, over);
 }
 /** The factor that scales v to length `to` per lane (normalizeR: to = 1), 1 where v is zero. */
-function toLengthK(x: v128, y: v128, z: v128, to: f64): v128 {
-  const l = f64x2.sqrt(len2(x, y, z));
-  return v128.bitselect(f64x2.div(f64x2.splat(to), l), ONE2, f64x2.gt(l, ZERO2));
+function toLengthK(x: v128, y: v128, z: v128, to: f32): v128 {
+  const l = f32x4.sqrt(len2(x, y, z));
+  return v128.bitselect(f32x4.div(f32x4.splat(to), l), ONE4, f32x4.gt(l, ZERO4));
 }
 /**
  * One averaged rule (sums at field `at`, count at `at + 3`) per lane, as finish(): Reynolds
@@ -1372,156 +1348,167 @@ function toLengthK(x: v128, y: v128, z: v128, to: f64): v128 {
  * where the count is zero; the rule vector goes to VX, VY, VZ. Locals inside: each global
  * written once (a global is a memory round trip in the chain).
  */
-function ruleV(at: i32, flags: i32, norm: bool, alignment: bool, w: f64, ux: v128, uy: v128, uz: v128): void {
+function ruleV(at: i32, flags: i32, norm: bool, alignment: bool, w: f32, ux: v128, uy: v128, uz: v128): void {
   const n = staged(at + 3);
-  const f = f64x2.div(ONE2, n);
-  let x = f64x2.mul(staged(at), f);
-  let y = f64x2.mul(staged(at + 1), f);
-  let z = f64x2.mul(staged(at + 2), f);
+  const f = f32x4.div(ONE4, n);
+  let x = f32x4.mul(staged(at), f);
+  let y = f32x4.mul(staged(at + 1), f);
+  let z = f32x4.mul(staged(at + 2), f);
   if ((flags & REYNOLDS) !== 0) {
     if (norm) {
-      const k = toLengthK(x, y, z, gf(F_MAX_SPEED));
-      x = f64x2.mul(x, k);
-      y = f64x2.mul(y, k);
-      z = f64x2.mul(z, k);
+      const k = toLengthK(x, y, z, <f32>gf(F_MAX_SPEED));
+      x = f32x4.mul(x, k);
+      y = f32x4.mul(y, k);
+      z = f32x4.mul(z, k);
     }
-    x = f64x2.sub(x, ux);
-    y = f64x2.sub(y, uy);
-    z = f64x2.sub(z, uz);
-    const k = truncateK(x, y, z, gf(F_MAX_FORCE));
-    x = f64x2.mul(x, k);
-    y = f64x2.mul(y, k);
-    z = f64x2.mul(z, k);
+    x = f32x4.sub(x, ux);
+    y = f32x4.sub(y, uy);
+    z = f32x4.sub(z, uz);
+    const k = truncateK(x, y, z, <f32>gf(F_MAX_FORCE));
+    x = f32x4.mul(x, k);
+    y = f32x4.mul(y, k);
+    z = f32x4.mul(z, k);
   } else {
     if (norm) {
       const k = toLengthK(x, y, z, 1);
-      x = f64x2.mul(x, k);
-      y = f64x2.mul(y, k);
-      z = f64x2.mul(z, k);
+      x = f32x4.mul(x, k);
+      y = f32x4.mul(y, k);
+      z = f32x4.mul(z, k);
     }
     if (alignment && (flags & ALI_RELATIVE) !== 0) {
-      x = f64x2.sub(x, ux);
-      y = f64x2.sub(y, uy);
-      z = f64x2.sub(z, uz);
+      x = f32x4.sub(x, ux);
+      y = f32x4.sub(y, uy);
+      z = f32x4.sub(z, uz);
     }
   }
-  const wv = f64x2.splat(w);
-  const some = f64x2.gt(n, ZERO2);
-  VX = v128.and(f64x2.mul(x, wv), some);
-  VY = v128.and(f64x2.mul(y, wv), some);
-  VZ = v128.and(f64x2.mul(z, wv), some);
+  const wv = f32x4.splat(w);
+  const some = f32x4.gt(n, ZERO4);
+  VX = v128.and(f32x4.mul(x, wv), some);
+  VY = v128.and(f32x4.mul(y, wv), some);
+  VZ = v128.and(f32x4.mul(z, wv), some);
 }
 
 // priority allocation per lane: the sum so far and the budget left
-let QX: v128 = f64x2.splat(0);
-let QY: v128 = f64x2.splat(0);
-let QZ: v128 = f64x2.splat(0);
-let QLEFT: v128 = f64x2.splat(0);
+let QX: v128 = f32x4.splat(0);
+let QY: v128 = f32x4.splat(0);
+let QZ: v128 = f32x4.splat(0);
+let QLEFT: v128 = f32x4.splat(0);
 /** takeP per lane. */
 function takeV(x: v128, y: v128, z: v128): void {
-  const l = f64x2.sqrt(f64x2.add(f64x2.add(f64x2.mul(x, x), f64x2.mul(y, y)), f64x2.mul(z, z)));
-  const on = v128.and(f64x2.gt(QLEFT, ZERO2), f64x2.ne(l, ZERO2));
-  const take = f64x2.min(l, QLEFT);
-  const f = f64x2.div(take, l);
-  QX = v128.bitselect(f64x2.add(QX, f64x2.mul(x, f)), QX, on);
-  QY = v128.bitselect(f64x2.add(QY, f64x2.mul(y, f)), QY, on);
-  QZ = v128.bitselect(f64x2.add(QZ, f64x2.mul(z, f)), QZ, on);
-  QLEFT = v128.bitselect(f64x2.sub(QLEFT, take), QLEFT, on);
+  const l = f32x4.sqrt(len2(x, y, z));
+  const on = v128.and(f32x4.gt(QLEFT, ZERO4), f32x4.ne(l, ZERO4));
+  const take = f32x4.min(l, QLEFT);
+  const f = f32x4.div(take, l);
+  QX = v128.bitselect(f32x4.add(QX, f32x4.mul(x, f)), QX, on);
+  QY = v128.bitselect(f32x4.add(QY, f32x4.mul(y, f)), QY, on);
+  QZ = v128.bitselect(f32x4.add(QZ, f32x4.mul(z, f)), QZ, on);
+  QLEFT = v128.bitselect(f32x4.sub(QLEFT, take), QLEFT, on);
 }
 /** clampSpeedR per lane of v = (x, y, z) (heading fx, fy, fz per lane); the result to VX, VY, VZ. */
-function clampSpeedV(x: v128, y: v128, z: v128, min: f64, max: f64, fx: v128, fy: v128, fz: v128): void {
+function clampSpeedV(x: v128, y: v128, z: v128, min: f32, max: f32, fx: v128, fy: v128, fz: v128): void {
   VX = x;
   VY = y;
   VZ = z;
-  const l = f64x2.sqrt(len2(x, y, z));
-  const vmin = f64x2.splat(min);
-  const vmax = f64x2.splat(max);
-  const big = f64x2.gt(l, vmax);
-  const small = v128.andnot(f64x2.lt(l, vmin), big);
+  const l = f32x4.sqrt(len2(x, y, z));
+  const vmin = f32x4.splat(min);
+  const vmax = f32x4.splat(max);
+  const big = f32x4.gt(l, vmax);
+  const small = v128.andnot(f32x4.lt(l, vmin), big);
   // (most steps: every lane within the limits, and no factor but 1)
   if (!v128.any_true(v128.or(big, small))) return;
-  const moving = f64x2.gt(l, ZERO2);
+  const moving = f32x4.gt(l, ZERO4);
   const k = v128.bitselect(
-    f64x2.div(vmax, l),
-    v128.bitselect(f64x2.div(vmin, l), ONE2, v128.and(small, moving)),
+    f32x4.div(vmax, l),
+    v128.bitselect(f32x4.div(vmin, l), ONE4, v128.and(small, moving)),
     big,
   );
   const still = v128.andnot(small, moving);
-  let fl = f64x2.sqrt(len2(fx, fy, fz));
-  fl = v128.bitselect(ONE2, fl, f64x2.eq(fl, ZERO2));
-  VX = v128.bitselect(f64x2.mul(f64x2.div(fx, fl), vmin), f64x2.mul(x, k), still);
-  VY = v128.bitselect(f64x2.mul(f64x2.div(fy, fl), vmin), f64x2.mul(y, k), still);
-  VZ = v128.bitselect(f64x2.mul(f64x2.div(fz, fl), vmin), f64x2.mul(z, k), still);
+  let fl = f32x4.sqrt(len2(fx, fy, fz));
+  fl = v128.bitselect(ONE4, fl, f32x4.eq(fl, ZERO4));
+  VX = v128.bitselect(f32x4.mul(f32x4.div(fx, fl), vmin), f32x4.mul(x, k), still);
+  VY = v128.bitselect(f32x4.mul(f32x4.div(fy, fl), vmin), f32x4.mul(y, k), still);
+  VZ = v128.bitselect(f32x4.mul(f32x4.div(fz, fl), vmin), f32x4.mul(z, k), still);
+}
+
+/** The smallest float32 at or above the (float64) world size: for p in float32, p < L ⇔ p < this. */
+function sizeAbove(axis: i32): f32 {
+  const L = gf(F_SIZE + axis);
+  let f = <f32>L;
+  if (<f64>f < L) f = reinterpret<f32>(reinterpret<i32>(f) + 1);
+  return f;
 }
 
 // boundaryV's result
-let BPV: v128 = f64x2.splat(0);
-let BVV: v128 = f64x2.splat(0);
-/** boundary() per lane. */
+let BPV: v128 = f32x4.splat(0);
+let BVV: v128 = f32x4.splat(0);
+/** boundary() per lane, in float32. */
 function boundaryV(axis: i32, p: v128, v: v128): void {
-  const L = f64x2.splat(gf(F_SIZE + axis));
-  const inside = v128.and(f64x2.ge(p, ZERO2), f64x2.lt(asF32(p), L));
-  if (v128.all_true<i64>(inside)) {
+  const Lup = f32x4.splat(sizeAbove(axis));
+  const inside = v128.and(f32x4.ge(p, ZERO4), f32x4.lt(p, Lup));
+  if (v128.all_true<i32>(inside)) {
     BPV = p;
     BVV = v;
     return;
   }
+  const L = f32x4.splat(<f32>gf(F_SIZE + axis));
   const b = gi(I_BOUNDARY);
   let q: v128;
   let w: v128 = v;
-  const below = f64x2.lt(p, ZERO2);
+  const below = f32x4.lt(p, ZERO4);
   if (b === 1) {
-    q = f64x2.sub(p, f64x2.mul(L, f64x2.floor(f64x2.div(p, L))));
-    const bad = v128.or(v128.not(f64x2.lt(asF32(q), L)), f64x2.lt(q, ZERO2));
+    q = f32x4.sub(p, f32x4.mul(L, f32x4.floor(f32x4.div(p, L))));
+    const bad = v128.or(v128.not(f32x4.lt(q, Lup)), f32x4.lt(q, ZERO4));
     q = v128.andnot(q, bad);
   } else if (b === 0) {
-    q = v128.bitselect(f64x2.neg(p), f64x2.sub(f64x2.mul(f64x2.splat(2), L), p), below);
-    w = v128.bitselect(f64x2.abs(v), f64x2.neg(f64x2.abs(v)), below);
-    q = v128.and(q, f64x2.ge(q, ZERO2));
-    q = v128.bitselect(L, q, f64x2.gt(q, L));
+    q = v128.bitselect(f32x4.neg(p), f32x4.sub(f32x4.mul(f32x4.splat(2), L), p), below);
+    w = v128.bitselect(f32x4.abs(v), f32x4.neg(f32x4.abs(v)), below);
+    q = v128.and(q, f32x4.ge(q, ZERO4));
+    q = v128.bitselect(L, q, f32x4.gt(q, L));
   } else {
-    q = v128.bitselect(ZERO2, L, below);
-    w = v128.bitselect(v128.andnot(v, f64x2.lt(v, ZERO2)), v128.andnot(v, f64x2.gt(v, ZERO2)), below);
+    q = v128.bitselect(ZERO4, L, below);
+    w = v128.bitselect(v128.andnot(v, f32x4.lt(v, ZERO4)), v128.andnot(v, f32x4.gt(v, ZERO4)), below);
   }
   BPV = v128.bitselect(p, q, inside);
   BVV = v128.bitselect(v, w, inside);
 }
-/** Each lane through f32 and back (the stored precision). */
-function asF32(p: v128): v128 {
-  return f64x2.promote_low_f32x4(f32x4.demote_f64x2_zero(p));
-}
-function storePair(field: i32, i0: i32, i1: i32, v: v128): void {
-  const a = gp(I_OPX + field);
-  store<f32>(a + ((<usize>i0) << 2), <f32>f64x2.extract_lane(v, 0));
-  store<f32>(a + ((<usize>i1) << 2), <f32>f64x2.extract_lane(v, 1));
+/** Store the first `n` lanes of `v` to field `field` of agents i0 .. i0 + n. */
+function storeQuad(field: i32, i0: i32, n: i32, v: v128): void {
+  const a = gp(I_OPX + field) + ((<usize>i0) << 2);
+  if (n === 4) {
+    v128.store(a, v);
+    return;
+  }
+  store<f32>(a, f32x4.extract_lane(v, 0));
+  if (n > 1) store<f32>(a, f32x4.extract_lane(v, 1), 4);
+  if (n > 2) store<f32>(a, f32x4.extract_lane(v, 2), 8);
 }
 
-/** finish() for prey i0 and i1 (lanes 0 and 1 of the staged fields). */
-function finishPair(i0: i32, i1: i32): void {
+/** finish() for prey i0 .. i0 + n (the lanes of the staged fields; n ≤ 4). */
+function finishQuad(i0: i32, n: i32): void {
   const flags = gi(I_FLAGS);
   const dims2 = gi(I_DIMS2) !== 0;
   const ux = staged(S_U);
   const uy = staged(S_U + 1);
   const uz = staged(S_U + 2);
-  ruleV(S_SUMS, flags, (flags & SEP_NORM) !== 0, false, gf(F_SEP_W), ux, uy, uz);
+  ruleV(S_SUMS, flags, (flags & SEP_NORM) !== 0, false, <f32>gf(F_SEP_W), ux, uy, uz);
   const sx = VX;
   const sy = VY;
-  const sz = dims2 ? ZERO2 : VZ;
-  ruleV(S_SUMS + 4, flags, (flags & ALI_NORM) !== 0, true, gf(F_ALI_W), ux, uy, uz);
+  const sz = dims2 ? ZERO4 : VZ;
+  ruleV(S_SUMS + 4, flags, (flags & ALI_NORM) !== 0, true, <f32>gf(F_ALI_W), ux, uy, uz);
   const lx = VX;
   const ly = VY;
-  const lz = dims2 ? ZERO2 : VZ;
-  ruleV(S_SUMS + 8, flags, (flags & COH_NORM) !== 0, false, gf(F_COH_W), ux, uy, uz);
+  const lz = dims2 ? ZERO4 : VZ;
+  ruleV(S_SUMS + 8, flags, (flags & COH_NORM) !== 0, false, <f32>gf(F_COH_W), ux, uy, uz);
   const cx = VX;
   const cy = VY;
-  const cz = dims2 ? ZERO2 : VZ;
+  const cz = dims2 ? ZERO4 : VZ;
   let ax: v128, ay: v128, az: v128;
   if (flags & PRIORITY) {
     // finish()'s order; the flee vector is zero (no predators), which takeP skips
-    QX = ZERO2;
-    QY = ZERO2;
-    QZ = ZERO2;
-    QLEFT = f64x2.splat(gf(F_MAX_ACCEL));
+    QX = ZERO4;
+    QY = ZERO4;
+    QZ = ZERO4;
+    QLEFT = f32x4.splat(<f32>gf(F_MAX_ACCEL));
     takeV(sx, sy, sz);
     takeV(lx, ly, lz);
     takeV(cx, cy, cz);
@@ -1530,44 +1517,43 @@ function finishPair(i0: i32, i1: i32): void {
     az = QZ;
   } else {
     // + the (zero) flee vector, as finish() adds it: -0 + 0 is +0
-    ax = f64x2.add(f64x2.add(f64x2.add(sx, lx), cx), ZERO2);
-    ay = f64x2.add(f64x2.add(f64x2.add(sy, ly), cy), ZERO2);
-    az = f64x2.add(f64x2.add(f64x2.add(sz, lz), cz), ZERO2);
-    const k = truncateK(ax, ay, az, gf(F_MAX_ACCEL));
-    ax = f64x2.mul(ax, k);
-    ay = f64x2.mul(ay, k);
-    az = f64x2.mul(az, k);
+    ax = f32x4.add(f32x4.add(f32x4.add(sx, lx), cx), ZERO4);
+    ay = f32x4.add(f32x4.add(f32x4.add(sy, ly), cy), ZERO4);
+    az = f32x4.add(f32x4.add(f32x4.add(sz, lz), cz), ZERO4);
+    const k = truncateK(ax, ay, az, <f32>gf(F_MAX_ACCEL));
+    ax = f32x4.mul(ax, k);
+    ay = f32x4.mul(ay, k);
+    az = f32x4.mul(az, k);
   }
-  const dt = f64x2.splat(gf(F_DT));
-  const moving = f64x2.gt(staged(S_SPEED), ZERO2);
+  const dt = f32x4.splat(<f32>gf(F_DT));
+  const moving = f32x4.gt(staged(S_SPEED), ZERO4);
   clampSpeedV(
-    f64x2.add(ux, f64x2.mul(ax, dt)),
-    f64x2.add(uy, f64x2.mul(ay, dt)),
-    dims2 ? ZERO2 : f64x2.add(uz, f64x2.mul(az, dt)),
-    gf(F_MIN_SPEED),
-    gf(F_MAX_SPEED),
-    v128.bitselect(ux, f64x2.splat(0.6), moving),
-    v128.bitselect(uy, f64x2.splat(dims2 ? 0.8 : 0.64), moving),
-    v128.bitselect(uz, f64x2.splat(dims2 ? 0 : 0.48), moving),
+    f32x4.add(ux, f32x4.mul(ax, dt)),
+    f32x4.add(uy, f32x4.mul(ay, dt)),
+    dims2 ? ZERO4 : f32x4.add(uz, f32x4.mul(az, dt)),
+    <f32>gf(F_MIN_SPEED),
+    <f32>gf(F_MAX_SPEED),
+    v128.bitselect(ux, f32x4.splat(0.6), moving),
+    v128.bitselect(uy, f32x4.splat(dims2 ? 0.8 : 0.64), moving),
+    v128.bitselect(uz, f32x4.splat(dims2 ? 0 : 0.48), moving),
   );
   const vx = VX;
   const vy = VY;
   const vz = VZ;
-  boundaryV(0, f64x2.add(staged(S_X), f64x2.mul(vx, dt)), vx);
-  storePair(0, i0, i1, BPV);
-  storePair(3, i0, i1, BVV);
-  boundaryV(1, f64x2.add(staged(S_X + 1), f64x2.mul(vy, dt)), vy);
-  storePair(1, i0, i1, BPV);
-  storePair(4, i0, i1, BVV);
+  boundaryV(0, f32x4.add(staged(S_X), f32x4.mul(vx, dt)), vx);
+  storeQuad(0, i0, n, BPV);
+  storeQuad(3, i0, n, BVV);
+  boundaryV(1, f32x4.add(staged(S_X + 1), f32x4.mul(vy, dt)), vy);
+  storeQuad(1, i0, n, BPV);
+  storeQuad(4, i0, n, BVV);
   if (dims2) {
-    storePair(2, i0, i1, f64x2.add(staged(S_X + 2), f64x2.mul(vz, dt)));
-    storePair(5, i0, i1, vz);
+    storeQuad(2, i0, n, f32x4.add(staged(S_X + 2), f32x4.mul(vz, dt)));
+    storeQuad(5, i0, n, vz);
   } else {
-    boundaryV(2, f64x2.add(staged(S_X + 2), f64x2.mul(vz, dt)), vz);
-    storePair(2, i0, i1, BPV);
-    storePair(5, i0, i1, BVV);
+    boundaryV(2, f32x4.add(staged(S_X + 2), f32x4.mul(vz, dt)), vz);
+    storeQuad(2, i0, n, BPV);
+    storeQuad(5, i0, n, BVV);
   }
-  const alive = gp(I_OPX + 6);
-  store<u8>(alive + <usize>i0, 1);
-  store<u8>(alive + <usize>i1, 1);
+  const alive = gp(I_OPX + 6) + <usize>i0;
+  for (let l = 0; l < n; l++) store<u8>(alive + <usize>l, 1);
 }
