@@ -242,7 +242,7 @@ export class Flock {
     return this.impl.info();
   }
 
-  /** Timing of the last step, in ms. */
+  /** Timing per step in ms: the mean over the steps of the last step(n) call. */
   timing(): StepTiming {
     return this.impl.lastTiming();
   }

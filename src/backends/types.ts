@@ -4,7 +4,7 @@ import type { FlockState } from '../state/layout.ts';
 /** Names of the backends. */
 export type BackendName = 'cpu' | 'workers' | 'webgpu';
 
-/** Time spent in the phases of the last step, in milliseconds (where the backend can tell). */
+/** Time per step spent in each phase, in milliseconds (where the backend can tell). */
 export interface StepTiming {
   grid: number;
   neighbours: number;
@@ -40,7 +40,7 @@ export interface Backend {
   step(state: FlockState, n: number): Promise<void>;
   /** What this backend runs (valid after configure()). */
   info(): BackendInfo;
-  /** Timing of the last step. */
+  /** Timing per step (ms), the mean over the steps of the last step(n) call. */
   lastTiming(): StepTiming;
   /** Release threads, devices and buffers. */
   dispose(): Promise<void>;

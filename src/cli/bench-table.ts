@@ -72,9 +72,9 @@ export function standardCells(r: BenchRow): string[] {
 /** What the columns mean, and per-row extras (device, further timing phases, notes). */
 export function standardFootnotes(rows: readonly BenchRow[], inProcess: boolean): string {
   const lines = [
-    'ms/step: wall time per step, median of the timed batches (min–max); agent-steps/s = N / median. Batches run',
-    `at most ${MAX_BATCH_STEPS} steps, and the flock goes back to its seeded start once it has run ${MAX_DRIFT_STEPS} steps (flocks gather`,
-    "and get denser as they run; the scenario is the uniform start's density).",
+    'ms/step: wall time per step, median of the timed batches (min–max); agent-steps/s = N / median. A batch is',
+    `one step(n) call of at most ${MAX_BATCH_STEPS} steps (as murmur run steps), and the flock goes back to its seeded start once it`,
+    `has run ${MAX_DRIFT_STEPS} steps (flocks gather and get denser as they run; the scenario is the uniform start's density).`,
     "grid ms, neighbour ms: the backend's own split (Flock.timing()), mean per step: grid build + reorder, then the fused",
     'neighbour pass with integration. neighbours: mean count within the alignment radius (metrics), at the start → after',
     'the last batch.',

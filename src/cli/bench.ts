@@ -97,7 +97,7 @@ export const BENCH_HELP: CommandHelp = {
     "Per row: ms/step median (min–max) over the batches, agent-steps/s at the median, the backend's time split",
     "(grid build, neighbour pass), the measured mean neighbour count, peak memory of the row's process, and",
     'bytes per agent of state + grid. Backends that cannot start print their reason instead of numbers.',
-    `Batches run at most ${MAX_BATCH_STEPS} steps; after ${MAX_DRIFT_STEPS} steps the flock returns to its seeded start, so every row`,
+    `A batch is one step(n) call of at most ${MAX_BATCH_STEPS} steps; after ${MAX_DRIFT_STEPS} steps the flock returns to its seeded start, so every row`,
     "measures the scenario's density rather than a flock that has gathered into dense groups.",
     '--paper lindqvist: the lindqvist preset (all-pairs, its own world) at 64, 512 and 4096 boids, update time',
     "per step beside the thesis' Table A.2 (single core, 8 threads, GPGPU).",

@@ -22,6 +22,19 @@ export interface GridConfig {
 /** Marks an agent that is not in the grid (dead). */
 export const NO_CELL = 0xffffffff;
 
+/**
+ * Where a step writes the next step's cell keys as it writes each agent (see
+ * UniformGrid.buildFromCounts): `keys[i]` = the key of agent i, and `counts[offset + key]`
+ * counts it. Saves the next build its pass over the positions.
+ */
+export interface KeySink {
+  /** The grid the keys number (the one the next step builds). */
+  readonly grid: UniformGrid;
+  readonly keys: Uint32Array;
+  readonly counts: Uint32Array;
+  readonly offset: number;
+}
+
 /** Copy agent `i` of `src` to slot `d` of `dst` as a live agent (the scatter of every grid build). */
 export function moveAgent(src: Half, i: number, dst: Half, d: number): void {
   dst.px[d] = src.px[i];
@@ -153,6 +166,33 @@ export class UniformGrid {
       counted++;
     }
     return counted;
+  }
+
+  /**
+   * The key countKeys gives an agent at (x, y, z) (the stored float32 values): the same
+   * formula, for a step that computes the next step's keys as it writes the agents.
+   */
+  keyOf(x: number, y: number, z: number): number {
+    const [nx, ny, nz] = this.n;
+    let cx = Math.floor(x * this.inv[0]);
+    let cy = Math.floor(y * this.inv[1]);
+    let cz = Math.floor(z * this.inv[2]);
+    cx = cx > nx - 1 ? nx - 1 : cx >= 0 ? cx : 0;
+    cy = cy > ny - 1 ? ny - 1 : cy >= 0 ? cy : 0;
+    cz = cz > nz - 1 ? nz - 1 : cz >= 0 ? cz : 0;
+    const lin = (cx + nx * (cy + ny * cz)) | 0; // (| 0: -0 at the origin → 0, as stored)
+    return this.rank === null ? lin : this.rank[lin];
+  }
+
+  /**
+   * build() when `keys` already hold every agent's key and `counts[offset + k]` the agents in
+   * cell k (a KeySink the previous step filled; every agent alive). Returns the agents in the grid.
+   */
+  buildFromCounts(counts: Uint32Array, offset: number): number {
+    const { cellStart, nCells } = this;
+    cellStart[0] = 0;
+    for (let k = 0; k < nCells; k++) cellStart[k + 1] = cellStart[k] + counts[offset + k];
+    return cellStart[nCells];
   }
 
   /** Stable counting-sort scatter of agents from `src` into `dst` in key order (after build). */

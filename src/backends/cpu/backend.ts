@@ -1,6 +1,6 @@
 import type { Params } from '../../params/schema.ts';
 import { deriveConstants, type RuleConstants } from '../../rules/constants.ts';
-import { UniformGrid } from '../../spatial/grid.ts';
+import { type KeySink, UniformGrid } from '../../spatial/grid.ts';
 import { type FlockState, PREDATOR } from '../../state/layout.ts';
 import type { BackendInfo, StepTiming, SyncBackend } from '../types.ts';
 import { type WasmKernel, wasmScratchBytes, wasmUnsupportedReason } from '../wasm/kernel.ts';
@@ -42,6 +42,8 @@ export class CpuBackend implements SyncBackend {
   private c: RuleConstants | null = null;
   private predators = false;
   private readonly grid = new UniformGrid();
+  /** The next step's keys go to the grid's own keys, counts to its (then idle) cursors. */
+  private sink: KeySink | null = null;
   private scratch: KernelScratch | null = null;
   private readonly pass = new NeighbourPass();
   private readonly timing: StepTiming = { grid: 0, neighbours: 0, total: 0 };
@@ -70,6 +72,7 @@ export class CpuBackend implements SyncBackend {
     const p = this.params!;
     this.c = deriveConstants(p, this.predators);
     this.grid.configure(gridConfigFor(p, this.c, state.capacity));
+    this.sink = { grid: this.grid, keys: this.grid.keys, counts: this.grid.cursor, offset: 0 };
     this.scratch = createScratch(this.c, this.grid);
     this.pass.configure(
       this.c,
@@ -83,26 +86,43 @@ export class CpuBackend implements SyncBackend {
 
   stepSync(state: FlockState, n: number): void {
     if (!this.params) throw new Error('CpuBackend: configure() before step()');
+    const grid = this.grid;
+    // The pass can write the next step's cell keys as it writes each agent (saving the next
+    // build its pass over the positions). Only within this call: between calls the caller may
+    // write the state.
+    let keysReady = false;
+    let tGrid = 0;
+    let tPass = 0;
     for (let k = 0; k < n; k++) {
       const t0 = now();
       // predators can all die: then prey no longer need to scan the flee radius
       if (this.predators && !hasPredators(state)) {
         this.predators = false;
         this.prepare(state);
+        keysReady = false;
       }
       const c = this.c!;
-      const inGrid = this.grid.build(state.front, state.count);
-      this.grid.scatter(state.front, state.back, state.count);
+      const inGrid = keysReady ? grid.buildFromCounts(grid.cursor, 0) : grid.build(state.front, state.count);
+      grid.scatter(state.front, state.back, state.count);
       state.current = (state.current ^ 1) as 0 | 1;
       state.count = inGrid;
       const t1 = now();
-      this.pass.run(c, this.grid, state.front, state.back, inGrid, 0, inGrid, this.scratch!);
+      const scratch = this.scratch!;
+      // (the scatter is done with the cursors: they count the next step's cells)
+      if (k + 1 < n) grid.cursor.fill(0);
+      scratch.sink = k + 1 < n ? this.sink : null;
+      keysReady = this.pass.run(c, grid, state.front, state.back, inGrid, 0, inGrid, scratch);
+      scratch.sink = null;
       state.current = (state.current ^ 1) as 0 | 1;
       state.stepCount = state.stepCount + 1;
       const t2 = now();
-      this.timing.grid = t1 - t0;
-      this.timing.neighbours = t2 - t1;
-      this.timing.total = t2 - t0;
+      tGrid += t1 - t0;
+      tPass += t2 - t1;
+    }
+    if (n > 0) {
+      this.timing.grid = tGrid / n;
+      this.timing.neighbours = tPass / n;
+      this.timing.total = (tGrid + tPass) / n;
     }
   }
 

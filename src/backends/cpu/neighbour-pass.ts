@@ -3,6 +3,7 @@ import type { UniformGrid } from '../../spatial/grid.ts';
 import type { Half } from '../../state/layout.ts';
 import { WASM_SLOT_BYTES, type WasmKernel } from '../wasm/kernel.ts';
 import { type KernelScratch, stepRange } from './kernel.ts';
+import { plainPrey } from './prey-update.ts';
 import { SymmetricSweep } from './symmetric.ts';
 
 /**
@@ -38,7 +39,12 @@ export class NeighbourPass {
     return this.sweep.bytes;
   }
 
-  /** Step sorted agents [begin, end) of the `count` in `src` into `dst`. */
+  /**
+   * Step sorted agents [begin, end) of the `count` in `src` into `dst`. Returns true when it
+   * also wrote the next step's cell keys and counts of those agents to `scratch.sink` (set by
+   * the caller, null for none): wherever every agent is plain prey (see prey-update.ts), which
+   * the sweep always is.
+   */
   run(
     c: RuleConstants,
     grid: UniformGrid,
@@ -48,19 +54,24 @@ export class NeighbourPass {
     begin: number,
     end: number,
     scratch: KernelScratch,
-  ): void {
+  ): boolean {
     const sweep = this.sweep;
     const wasm = this.wasm;
     if (wasm) {
       // every share decides alike (wholeTail): the wasm sweep is not bit for bit its gathering pass
       this.symmetric = sweep.plan(grid, scratch.reach, count, begin, end, true);
-      if (this.symmetric)
-        wasm.sweepRange(c, grid, src, dst, count, scratch, sweep.planned, sweep.reservedSlots);
-      else wasm.stepRange(c, grid, src, dst, count, begin, end, scratch);
-    } else {
-      // the TypeScript sweep and gathering give the same bytes: each share may decide alone
-      this.symmetric = sweep.run(c, grid, src, dst, count, scratch, begin, end);
-      if (!this.symmetric) stepRange(c, grid, src, dst, begin, end, scratch);
+      if (this.symmetric) {
+        wasm.sweepRange(c, grid, src, dst, count, scratch, sweep.planned, sweep.reservedSlots, scratch.sink);
+        return scratch.sink !== null;
+      }
+      // (gathering: keys only where nothing can be killed)
+      const sink = plainPrey(c) ? scratch.sink : null;
+      wasm.stepRange(c, grid, src, dst, count, begin, end, scratch, sink);
+      return sink !== null;
     }
+    // the TypeScript sweep and gathering give the same bytes: each share may decide alone
+    this.symmetric = sweep.run(c, grid, src, dst, count, scratch, begin, end);
+    if (!this.symmetric) stepRange(c, grid, src, dst, begin, end, scratch);
+    return scratch.sink !== null && plainPrey(c);
   }
 }

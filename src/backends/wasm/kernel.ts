@@ -1,6 +1,6 @@
 import type { Params } from '../../params/schema.ts';
 import type { RuleConstants } from '../../rules/constants.ts';
-import type { UniformGrid } from '../../spatial/grid.ts';
+import type { KeySink, UniformGrid } from '../../spatial/grid.ts';
 import type { Half } from '../../state/layout.ts';
 import type { KernelScratch } from '../cpu/kernel.ts';
 import type { SweepWindow } from '../cpu/symmetric.ts';
@@ -23,7 +23,7 @@ const align = (n: number) => (n + 15) & ~15;
  */
 export function wasmScratchBytes(capacity: number, nCells: number): number {
   const f = 4 * (capacity + 4);
-  return 13 * f + 2 * (capacity + 16) + 4 * (nCells + 1) + 9 * align(4 * (capacity + 8));
+  return 14 * f + 2 * (capacity + 16) + 8 * (nCells + 1) + 9 * align(4 * (capacity + 8));
 }
 
 interface Exports {
@@ -60,6 +60,8 @@ export class WasmKernel {
     nb: 0,
     nbStride: 0,
     lut: 0,
+    keys: 0,
+    counts: 0,
   };
   private views: {
     buffer: ArrayBuffer;
@@ -123,6 +125,9 @@ export class WasmKernel {
     const nbStride = align(4 * (capacity + 8));
     const nb = take(9 * nbStride);
     const lut = take(256);
+    // the sweep's next-step keys (whole-vector stores: padded) and per-cell counts
+    const keys = take(f);
+    const counts = take(4 * (nCells + 1));
     // symmetric sweep: 12 f32 per slot (none reserved when the sweep does not apply)
     const acc = take(WASM_SLOT_BYTES * accSlots);
     const mem = this.x.memory;
@@ -131,7 +136,7 @@ export class WasmKernel {
     this.cells = nCells;
     this.maxRanges = maxRanges;
     this.accSlots = accSlots;
-    this.ptr = { acc, src, dst, cellStart, ranges, nb, nbStride, lut };
+    this.ptr = { acc, src, dst, cellStart, ranges, nb, nbStride, lut, keys, counts };
     this.ensureViews();
     this.views!.u8.set(compactionTable(), lut);
   }
@@ -162,16 +167,21 @@ export class WasmKernel {
     begin: number,
     end: number,
     scratch: KernelScratch,
+    sink: KeySink | null = null,
   ): void {
     this.load(c, grid, src, count, scratch, 0);
+    this.keysIn(sink, grid.nCells);
     this.x.step(begin, end);
     this.unload(src, dst, begin, end);
+    this.keysOut(sink, begin, end, grid.nCells);
   }
 
   /**
    * The symmetric sweep of [begin, end) as planned by SymmetricSweep.plan (with `wholeTail`):
    * each pair met once. Deterministic for any split of the agents across threads, but not bit
    * for bit the gathering pass of stepRange. `slots`: the reserve (the same in every thread).
+   * `sink`: where to write the next step's cell keys of [begin, end) and this share's per-cell
+   * counts (its row at `sink.offset` is overwritten), or null.
    */
   sweepRange(
     c: RuleConstants,
@@ -182,10 +192,12 @@ export class WasmKernel {
     scratch: KernelScratch,
     plan: Readonly<SweepWindow>,
     slots: number,
+    sink: KeySink | null = null,
   ): void {
     this.load(c, grid, src, count, scratch, slots);
     const { i32, u8 } = this.views!;
     const acc = this.ptr.acc;
+    this.keysIn(sink, grid.nCells);
     u8.fill(0, acc, acc + WASM_SLOT_BYTES * plan.slots);
     i32[I.acc] = acc;
     i32[I.ring] = plan.ring;
@@ -195,6 +207,26 @@ export class WasmKernel {
     i32[I.window] = plan.agents;
     this.x.sweep(plan.begin, plan.end);
     this.unload(src, dst, plan.begin, plan.end);
+    this.keysOut(sink, plan.begin, plan.end, grid.nCells);
+  }
+
+  /** Ask the kernel for the next step's keys and counts (zeroed) when there is a sink. */
+  private keysIn(sink: KeySink | null, nCells: number): void {
+    const { i32, u32 } = this.views!;
+    const { keys, counts } = this.ptr;
+    i32[I.keys] = sink ? keys : 0;
+    i32[I.counts] = counts;
+    if (sink) u32.fill(0, counts >> 2, (counts >> 2) + nCells);
+  }
+
+  /** Copy the keys of [begin, end) and the counts (this share's row) out to the sink. */
+  private keysOut(sink: KeySink | null, begin: number, end: number, nCells: number): void {
+    if (!sink) return;
+    const { u32 } = this.views!;
+    const k = this.ptr.keys >> 2;
+    const n = this.ptr.counts >> 2;
+    sink.keys.set(u32.subarray(k + begin, k + end), begin);
+    sink.counts.set(u32.subarray(n, n + nCells), sink.offset);
   }
 
   /** Copy the sorted agents and cell starts in and set every slot of the I and F blocks. */

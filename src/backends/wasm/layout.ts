@@ -2,7 +2,7 @@
  * Slot numbers of the WebAssembly kernel's I (i32) and F (f64) blocks: mirrors the constants
  * at the top of wasm/kernel.ts. Bump LAYOUT_VERSION in both places with any change.
  */
-export const LAYOUT_VERSION = 4;
+export const LAYOUT_VERSION = 5;
 
 export const I = {
   src: 0, // px py pz vx vy vz id kind
@@ -29,6 +29,9 @@ export const I = {
   tailLo: 39,
   sink: 40,
   window: 41,
+  /** The sweep's next-step cell keys per agent and per-cell counts (0: not written). */
+  keys: 42,
+  counts: 43,
 } as const;
 export const I_SLOTS = 64;
 

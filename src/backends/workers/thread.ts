@@ -1,6 +1,6 @@
 import type { Params } from '../../params/schema.ts';
 import { deriveConstants, type RuleConstants } from '../../rules/constants.ts';
-import { UniformGrid } from '../../spatial/grid.ts';
+import { type KeySink, UniformGrid } from '../../spatial/grid.ts';
 import { FlockState, PREDATOR } from '../../state/layout.ts';
 import { gridConfigFor } from '../cpu/backend.ts';
 import { createScratch, type KernelScratch } from '../cpu/kernel.ts';
@@ -28,7 +28,8 @@ export class InjectedFault extends Error {
 /**
  * One step thread's part of the workers backend. Every thread runs the same phases on its
  * share, separated by barriers:
- *   1. keys + histogram over a contiguous range of front-half slots;
+ *   1. keys + histogram over a contiguous range of front-half slots (after the first step of
+ *      a batch, the previous step's pass wrote them as it wrote those slots: see KeySink);
  *   2. agents per contiguous cell range (summed over all threads' histograms);
  *   3. prefix sums over its cell range → cell starts and per-thread scatter cursors;
  *   4. stable scatter of its slots into the back half, which becomes the front (the same
@@ -58,6 +59,8 @@ export class StepThread {
   private hist: Uint32Array = new Uint32Array(0);
   private sums: Uint32Array = new Uint32Array(0);
   private cellStartAll: Uint32Array = new Uint32Array(0);
+  /** Where this thread's pass writes the next step's keys of its share and its histogram row. */
+  private sink: KeySink | null = null;
   /** Phase and step being run, for fault reports. */
   phase = 'idle';
   step = 0;
@@ -110,6 +113,12 @@ export class StepThread {
       throw new Error(`grid has ${this.grid.nCells} cells; shared arrays hold ${this.shared!.maxCells}`);
     // the grid allocated its own cell starts: point it at the shared ones
     this.grid.cellStart = this.cellStartAll.subarray(0, this.grid.nCells + 1);
+    this.sink = {
+      grid: this.grid,
+      keys: this.grid.keys,
+      counts: this.hist,
+      offset: this.index * this.shared!.maxCells,
+    };
     this.scratch = createScratch(this.c, this.grid);
     this.pass.configure(
       this.c,
@@ -136,6 +145,11 @@ export class StepThread {
     let current = state.current;
     let count = state.count;
     let stepCount = state.stepCount;
+    // the pass can write the next step's keys and this thread's histogram row (phase 1), but
+    // only within this batch: between batches the main thread's caller may write the state
+    let keysReady = false;
+    let tGrid = 0;
+    let tPass = 0;
     for (let s = 0; s < n; s++) {
       this.step = stepCount;
       const t0 = performance.now();
@@ -144,7 +158,7 @@ export class StepThread {
       const front = state.halves[current];
       const back = state.halves[current ^ 1];
       const [a0, a1] = share(count, t, T);
-      keysAndHistogram(grid, front, a0, a1, hist, row);
+      if (!keysReady) keysAndHistogram(grid, front, a0, a1, hist, row);
       barrier(ctl, T);
       const nCells = grid.nCells;
       const [c0, c1] = share(nCells, t, T);
@@ -169,7 +183,12 @@ export class StepThread {
       const src = state.halves[current];
       const dst = state.halves[current ^ 1];
       const [b0, b1] = share(inGrid, t, T);
-      this.pass.run(this.c!, grid, src, dst, inGrid, b0, b1, this.scratch!);
+      // (every thread is past the scatter: this thread's histogram row is free until the next step)
+      const scratch = this.scratch!;
+      if (s + 1 < n) hist.fill(0, row, row + grid.nCells);
+      scratch.sink = s + 1 < n ? this.sink : null;
+      keysReady = this.pass.run(this.c!, grid, src, dst, inGrid, b0, b1, scratch);
+      scratch.sink = null;
       if (this.predators) {
         let live = 0;
         for (let i = b0; i < b1; i++) if (dst.kind[i] === PREDATOR && dst.alive[i] !== 0) live++;
@@ -179,10 +198,12 @@ export class StepThread {
       current ^= 1;
       stepCount++;
       if (t === 0) {
-        const t2 = performance.now();
-        this.timing[TIMING.grid] = t1 - t0;
-        this.timing[TIMING.neighbours] = t2 - t1;
-        this.timing[TIMING.total] = t2 - t0;
+        // the mean per step of this batch so far
+        tGrid += t1 - t0;
+        tPass += performance.now() - t1;
+        this.timing[TIMING.grid] = tGrid / (s + 1);
+        this.timing[TIMING.neighbours] = tPass / (s + 1);
+        this.timing[TIMING.total] = (tGrid + tPass) / (s + 1);
       }
       // predators can all die: then prey no longer scan the flee radius (as the cpu backend)
       if (this.predators) {
@@ -191,6 +212,7 @@ export class StepThread {
         if (live === 0) {
           this.predators = false;
           this.prepare();
+          keysReady = false;
         }
       }
     }
