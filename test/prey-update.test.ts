@@ -99,7 +99,7 @@ test('updatePrey gives the bytes of updateAgent (random rules, sums, walls, stop
       const general = FlockState.create(4, { dimensions: k.dims }).front;
       const fast = FlockState.create(4, { dimensions: k.dims }).front;
       updateAgent(c, new Float64Array(SCRATCH_LENGTH), sumArray, 3, 1, src, general, false);
-      updatePrey(c, new Float64Array(SCRATCH_LENGTH), sumArray, 3, 1, src, fast, null);
+      updatePrey(c, new Float64Array(SCRATCH_LENGTH), sumArray, 3, 1, src, fast);
       compared++;
       for (const f of FIELDS)
         assert.ok(

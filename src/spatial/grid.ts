@@ -23,13 +23,11 @@ export interface GridConfig {
 export const NO_CELL = 0xffffffff;
 
 /**
- * Where a step writes the next step's cell keys as it writes each agent (see
- * UniformGrid.buildFromCounts): `keys[i]` = the key of agent i, and `counts[offset + key]`
- * counts it. Saves the next build its pass over the positions.
+ * Where a step writes the next step's cell keys as it writes each agent (the WebAssembly kernel
+ * does): `keys[i]` = the key countKeys would give agent i, and `counts[offset + key]` counts it.
+ * The next build then skips its pass over the positions (UniformGrid.buildFromCounts).
  */
 export interface KeySink {
-  /** The grid the keys number (the one the next step builds). */
-  readonly grid: UniformGrid;
   readonly keys: Uint32Array;
   readonly counts: Uint32Array;
   readonly offset: number;
@@ -166,22 +164,6 @@ export class UniformGrid {
       counted++;
     }
     return counted;
-  }
-
-  /**
-   * The key countKeys gives an agent at (x, y, z) (the stored float32 values): the same
-   * formula, for a step that computes the next step's keys as it writes the agents.
-   */
-  keyOf(x: number, y: number, z: number): number {
-    const [nx, ny, nz] = this.n;
-    let cx = Math.floor(x * this.inv[0]);
-    let cy = Math.floor(y * this.inv[1]);
-    let cz = Math.floor(z * this.inv[2]);
-    cx = cx > nx - 1 ? nx - 1 : cx >= 0 ? cx : 0;
-    cy = cy > ny - 1 ? ny - 1 : cy >= 0 ? cy : 0;
-    cz = cz > nz - 1 ? nz - 1 : cz >= 0 ? cz : 0;
-    const lin = (cx + nx * (cy + ny * cz)) | 0; // (| 0: -0 at the origin → 0, as stored)
-    return this.rank === null ? lin : this.rank[lin];
   }
 
   /**

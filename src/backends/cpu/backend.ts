@@ -72,7 +72,7 @@ export class CpuBackend implements SyncBackend {
     const p = this.params!;
     this.c = deriveConstants(p, this.predators);
     this.grid.configure(gridConfigFor(p, this.c, state.capacity));
-    this.sink = { grid: this.grid, keys: this.grid.keys, counts: this.grid.cursor, offset: 0 };
+    this.sink = { keys: this.grid.keys, counts: this.grid.cursor, offset: 0 };
     this.scratch = createScratch(this.c, this.grid);
     this.pass.configure(
       this.c,
@@ -87,9 +87,9 @@ export class CpuBackend implements SyncBackend {
   stepSync(state: FlockState, n: number): void {
     if (!this.params) throw new Error('CpuBackend: configure() before step()');
     const grid = this.grid;
-    // The pass can write the next step's cell keys as it writes each agent (saving the next
-    // build its pass over the positions). Only within this call: between calls the caller may
-    // write the state.
+    // The WebAssembly pass can write the next step's cell keys as it writes each agent (saving
+    // the next build its pass over the positions). Only within this call: between calls the
+    // caller may write the state.
     let keysReady = false;
     let tGrid = 0;
     let tPass = 0;
@@ -107,12 +107,10 @@ export class CpuBackend implements SyncBackend {
       state.current = (state.current ^ 1) as 0 | 1;
       state.count = inGrid;
       const t1 = now();
-      const scratch = this.scratch!;
       // (the scatter is done with the cursors: they count the next step's cells)
-      if (k + 1 < n) grid.cursor.fill(0);
-      scratch.sink = k + 1 < n ? this.sink : null;
-      keysReady = this.pass.run(c, grid, state.front, state.back, inGrid, 0, inGrid, scratch);
-      scratch.sink = null;
+      const sink = k + 1 < n && this.useWasm ? this.sink : null;
+      if (sink) grid.cursor.fill(0);
+      keysReady = this.pass.run(c, grid, state.front, state.back, inGrid, 0, inGrid, this.scratch!, sink);
       state.current = (state.current ^ 1) as 0 | 1;
       state.stepCount = state.stepCount + 1;
       const t2 = now();

@@ -1,6 +1,6 @@
 import type { RuleConstants } from '../../rules/constants.ts';
 import { SCRATCH_LENGTH, SUM_ALI, SUM_COH, SUM_FLEE, SUM_SEP, SUMS } from '../../rules/scratch.ts';
-import type { KeySink, UniformGrid } from '../../spatial/grid.ts';
+import type { UniformGrid } from '../../spatial/grid.ts';
 import { type Half, PREY } from '../../state/layout.ts';
 import { U2, U3, updateAgent } from './agent-update.ts';
 import { plainPrey, updatePrey } from './prey-update.ts';
@@ -20,8 +20,6 @@ export interface KernelScratch {
   reach: Int32Array;
   /** The symmetric sweep's candidates within reach in one stretch of a range (`NEAR` at most). */
   near: Int32Array;
-  /** Where the step writes the next step's cell keys (plain prey only: see prey-update.ts), or null. */
-  sink: KeySink | null;
 }
 
 /**
@@ -65,7 +63,6 @@ export function createScratch(c: RuleConstants, grid: UniformGrid): KernelScratc
     v: new Float64Array(SCRATCH_LENGTH),
     reach,
     near: new Int32Array(NEAR),
-    sink: null,
   };
 }
 
@@ -283,7 +280,7 @@ export function stepRange(
     s[SUMS + SUM_FLEE + 1] = fy;
     s[SUMS + SUM_FLEE + 2] = fz;
     s[SUMS + SUM_FLEE + 3] = fn;
-    if (plain && ki === PREY && !killed) updatePrey(c, s, s, SUMS, i, src, dst, scratch.sink);
+    if (plain && ki === PREY && !killed) updatePrey(c, s, s, SUMS, i, src, dst);
     else updateAgent(c, s, s, SUMS, i, src, dst, killed);
   }
 }

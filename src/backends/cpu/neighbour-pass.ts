@@ -1,5 +1,5 @@
 import type { RuleConstants } from '../../rules/constants.ts';
-import type { UniformGrid } from '../../spatial/grid.ts';
+import type { KeySink, UniformGrid } from '../../spatial/grid.ts';
 import type { Half } from '../../state/layout.ts';
 import { WASM_SLOT_BYTES, type WasmKernel } from '../wasm/kernel.ts';
 import { type KernelScratch, stepRange } from './kernel.ts';
@@ -40,10 +40,10 @@ export class NeighbourPass {
   }
 
   /**
-   * Step sorted agents [begin, end) of the `count` in `src` into `dst`. Returns true when it
-   * also wrote the next step's cell keys and counts of those agents to `scratch.sink` (set by
-   * the caller, null for none): wherever every agent is plain prey (see prey-update.ts), which
-   * the sweep always is.
+   * Step sorted agents [begin, end) of the `count` in `src` into `dst`. `sink`: where the
+   * WebAssembly kernel may also write the next step's cell keys and counts of those agents (it
+   * computes them in its vector lanes; in the TypeScript kernel they measured slower than the
+   * build's own pass). Returns true when it did: where every agent is plain prey (no kills).
    */
   run(
     c: RuleConstants,
@@ -54,6 +54,7 @@ export class NeighbourPass {
     begin: number,
     end: number,
     scratch: KernelScratch,
+    sink: KeySink | null = null,
   ): boolean {
     const sweep = this.sweep;
     const wasm = this.wasm;
@@ -61,17 +62,17 @@ export class NeighbourPass {
       // every share decides alike (wholeTail): the wasm sweep is not bit for bit its gathering pass
       this.symmetric = sweep.plan(grid, scratch.reach, count, begin, end, true);
       if (this.symmetric) {
-        wasm.sweepRange(c, grid, src, dst, count, scratch, sweep.planned, sweep.reservedSlots, scratch.sink);
-        return scratch.sink !== null;
+        // (the sweep runs prey without predators only)
+        wasm.sweepRange(c, grid, src, dst, count, scratch, sweep.planned, sweep.reservedSlots, sink);
+        return sink !== null;
       }
-      // (gathering: keys only where nothing can be killed)
-      const sink = plainPrey(c) ? scratch.sink : null;
-      wasm.stepRange(c, grid, src, dst, count, begin, end, scratch, sink);
-      return sink !== null;
+      const keys = plainPrey(c) ? sink : null;
+      wasm.stepRange(c, grid, src, dst, count, begin, end, scratch, keys);
+      return keys !== null;
     }
     // the TypeScript sweep and gathering give the same bytes: each share may decide alone
     this.symmetric = sweep.run(c, grid, src, dst, count, scratch, begin, end);
     if (!this.symmetric) stepRange(c, grid, src, dst, begin, end, scratch);
-    return scratch.sink !== null && plainPrey(c);
+    return false;
   }
 }

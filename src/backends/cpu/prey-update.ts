@@ -1,7 +1,6 @@
 import { applyBoundary } from '../../rules/boundary.ts';
 import type { RuleConstants } from '../../rules/constants.ts';
 import { NEW, SUM_ALI, SUM_COH, SUM_SEP } from '../../rules/scratch.ts';
-import type { KeySink } from '../../spatial/grid.ts';
 import { type Half, PREY } from '../../state/layout.ts';
 import { U2, U3 } from './agent-update.ts';
 
@@ -18,8 +17,7 @@ export function plainPrey(c: RuleConstants): boolean {
  * vectors: the same operations in the same order (so the same bytes), written out so that V8
  * keeps them in registers. Measured: the scratch-vector version's helpers were not inlined into
  * the symmetric sweep, and this one runs its share of the step about twice as fast.
- * `s`: the kernel scratch, used only when an agent leaves the world (applyBoundary). `sink`:
- * where to write the next step's cell key of the agent, or null.
+ * `s`: the kernel scratch, used only when an agent leaves the world (applyBoundary).
  */
 export function updatePrey(
   c: RuleConstants,
@@ -29,7 +27,6 @@ export function updatePrey(
   i: number,
   src: Half,
   dst: Half,
-  sink: KeySink | null,
 ): void {
   const uxi = src.vx[i];
   const uyi = src.vy[i];
@@ -217,10 +214,4 @@ export function updatePrey(
   dst.id[i] = src.id[i];
   dst.kind[i] = PREY;
   dst.alive[i] = 1;
-  if (sink !== null) {
-    // the next step's cell of the stored (float32) position
-    const k = sink.grid.keyOf(Math.fround(px), Math.fround(py), Math.fround(pz));
-    sink.keys[i] = k;
-    sink.counts[sink.offset + k]++;
-  }
 }

@@ -1,5 +1,5 @@
 import type { RuleConstants } from '../../rules/constants.ts';
-import type { KeySink, UniformGrid } from '../../spatial/grid.ts';
+import type { UniformGrid } from '../../spatial/grid.ts';
 import type { Half } from '../../state/layout.ts';
 import { U2, U3, updateAgent } from './agent-update.ts';
 import { COINCIDENT_EPS, type KernelScratch, NEAR } from './kernel.ts';
@@ -242,7 +242,7 @@ export class SymmetricSweep {
 
   private sweep(c: RuleConstants, grid: UniformGrid, src: Half, dst: Half, scratch: KernelScratch): void {
     const { px, py, pz, vx, vy, vz, id } = src;
-    const { ranges, shifts, v: s, reach, near, sink: keySink } = scratch;
+    const { ranges, shifts, v: s, reach, near } = scratch;
     const A = this.acc;
     const rangeMask = this.mask;
     const rangeBase = this.base;
@@ -271,19 +271,7 @@ export class SymmetricSweep {
         // reach inside the grid (no seam): the candidates above the cell's agents in one run
         const L = this.interiorRun(src, cellStart, cell - cx, cs, cx, cy, cz, kx, ky, kz, nx, ny);
         if (L >= 0) {
-          this.sweepRun(
-            c,
-            src,
-            dst,
-            s,
-            near,
-            cs,
-            cs > begin ? cs : begin,
-            ce < end ? ce : end,
-            L,
-            plain,
-            keySink,
-          );
+          this.sweepRun(c, src, dst, s, near, cs, cs > begin ? cs : begin, ce < end ? ce : end, L, plain);
           continue;
         }
       }
@@ -387,7 +375,7 @@ export class SymmetricSweep {
             }
           }
         }
-        if (plain) updatePrey(c, s, A, oi, i, src, dst, keySink);
+        if (plain) updatePrey(c, s, A, oi, i, src, dst);
         else updateAgent(c, s, A, oi, i, src, dst, false);
         // the slot serves agent i + ring next (stores, not fill(): a builtin call per agent)
         for (let k = 0; k < STRIDE; k++) A[oi + k] = 0;
@@ -462,7 +450,6 @@ export class SymmetricSweep {
     i1: number,
     L: number,
     plain: boolean,
-    keySink: KeySink | null,
   ): void {
     const { px, py, pz, vx, vy, vz, id } = src;
     const A = this.acc;
@@ -573,7 +560,7 @@ export class SymmetricSweep {
           }
         }
       }
-      if (plain) updatePrey(c, s, A, oi, i, src, dst, keySink);
+      if (plain) updatePrey(c, s, A, oi, i, src, dst);
       else updateAgent(c, s, A, oi, i, src, dst, false);
       for (let k = 0; k < STRIDE; k++) A[oi + k] = 0;
     }

@@ -113,12 +113,7 @@ export class StepThread {
       throw new Error(`grid has ${this.grid.nCells} cells; shared arrays hold ${this.shared!.maxCells}`);
     // the grid allocated its own cell starts: point it at the shared ones
     this.grid.cellStart = this.cellStartAll.subarray(0, this.grid.nCells + 1);
-    this.sink = {
-      grid: this.grid,
-      keys: this.grid.keys,
-      counts: this.hist,
-      offset: this.index * this.shared!.maxCells,
-    };
+    this.sink = { keys: this.grid.keys, counts: this.hist, offset: this.index * this.shared!.maxCells };
     this.scratch = createScratch(this.c, this.grid);
     this.pass.configure(
       this.c,
@@ -145,8 +140,8 @@ export class StepThread {
     let current = state.current;
     let count = state.count;
     let stepCount = state.stepCount;
-    // the pass can write the next step's keys and this thread's histogram row (phase 1), but
-    // only within this batch: between batches the main thread's caller may write the state
+    // the WebAssembly pass can write the next step's keys and this thread's histogram row
+    // (phase 1), but only within this batch: between batches the caller may write the state
     let keysReady = false;
     let tGrid = 0;
     let tPass = 0;
@@ -184,11 +179,9 @@ export class StepThread {
       const dst = state.halves[current ^ 1];
       const [b0, b1] = share(inGrid, t, T);
       // (every thread is past the scatter: this thread's histogram row is free until the next step)
-      const scratch = this.scratch!;
-      if (s + 1 < n) hist.fill(0, row, row + grid.nCells);
-      scratch.sink = s + 1 < n ? this.sink : null;
-      keysReady = this.pass.run(this.c!, grid, src, dst, inGrid, b0, b1, scratch);
-      scratch.sink = null;
+      const sink = s + 1 < n && this.useWasm ? this.sink : null;
+      if (sink) hist.fill(0, row, row + grid.nCells);
+      keysReady = this.pass.run(this.c!, grid, src, dst, inGrid, b0, b1, this.scratch!, sink);
       if (this.predators) {
         let live = 0;
         for (let i = b0; i < b1; i++) if (dst.kind[i] === PREDATOR && dst.alive[i] !== 0) live++;
