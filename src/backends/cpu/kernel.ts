@@ -154,8 +154,8 @@ export function stepRange(
 
     if (ki === PREY) {
       // A range across a periodic seam splits at i: candidates below i take the pair's
-      // displacement as the lower agent computes it (d = (p_j + shift) - p_i), those above as i
-      // computes it (d = p_j - (p_i - shift)); written d = (p_j + a) - b. Without a shift both
+      // displacement as the lower agent computes it (d = p_j - (p_i - shift)), those above as i
+      // computes it (d = (p_j + shift) - p_i); written d = (p_j + a) - b. Without a shift both
       // are p_j - p_i, and the range is one segment.
       for (let r = 0, upper: boolean = false; r < nr; ) {
         const rs = ranges[2 * r];
@@ -171,12 +171,12 @@ export function stepRange(
         upper = lower;
         if (!lower) r++;
         if (jb >= e) continue;
-        const aX = lower ? shx : 0;
-        const aY = lower ? shy : 0;
-        const aZ = lower ? shz : 0;
-        const bX = lower ? xi : xi - shx;
-        const bY = lower ? yi : yi - shy;
-        const bZ = lower ? zi : zi - shz;
+        const aX = lower ? 0 : shx;
+        const aY = lower ? 0 : shy;
+        const aZ = lower ? 0 : shz;
+        const bX = lower ? xi - shx : xi;
+        const bY = lower ? yi - shy : yi;
+        const bZ = lower ? zi - shz : zi;
         for (let j = jb; j < e; j++) {
           let dx = px[j] + aX - bX;
           let dy = py[j] + aY - bY;

@@ -267,15 +267,21 @@ export class SymmetricSweep {
       const cx = cell % nx;
       const cy = ((cell - cx) / nx) % ny;
       const cz = (cell - cx - nx * cy) / (nx * ny);
-      if (cx >= kx && cx + kx < nx && cy >= ky && cy + ky < ny && cz >= kz && cz + kz < nz) {
-        // reach inside the grid (no seam): the candidates above the cell's agents in one run
-        const L = this.interiorRun(src, cellStart, cell - cx, cs, cx, cy, cz, kx, ky, kz, nx, ny);
-        if (L >= 0) {
-          this.sweepRun(c, src, dst, s, near, cs, cs > begin ? cs : begin, ce < end ? ce : end, L, plain);
-          continue;
-        }
+      // the candidates above the cell's agents in one run (x, y, z shifted across seams, index)
+      const interior = cx >= kx && cx + kx < nx && cy >= ky && cy + ky < ny && cz >= kz && cz + kz < nz;
+      let nr = -1;
+      let L: number;
+      if (interior) L = this.interiorRun(src, cellStart, cell - cx, cs, cx, cy, cz, kx, ky, kz, nx, ny);
+      else {
+        nr = grid.cellRanges(cx, cy, cz, kx, ky, kz, ranges, shifts);
+        L = this.rangesRun(src, ranges, shifts, nr, cs);
       }
-      const nr = grid.cellRanges(cx, cy, cz, reach[0], reach[1], reach[2], ranges, shifts);
+      if (L >= 0) {
+        this.sweepRun(c, src, dst, s, near, cs, cs > begin ? cs : begin, ce < end ? ce : end, L, plain);
+        continue;
+      }
+      // a run past the buffer (a dense cluster): range by range
+      if (nr < 0) nr = grid.cellRanges(cx, cy, cz, kx, ky, kz, ranges, shifts);
       for (let r = 0; r < nr; r++) {
         const tail = ranges[2 * r] >= tailStart;
         rangeMask[r] = tail ? -1 : ringMask;
@@ -301,9 +307,10 @@ export class SymmetricSweep {
           let q = ranges[2 * r];
           if (q <= i) q = i + 1;
           if (q >= e) continue;
-          const ox = xi - shifts[3 * r];
-          const oy = yi - shifts[3 * r + 1];
-          const oz = zi - shifts[3 * r + 2];
+          // d = (p_j + shift) - p_i, as the gathering kernel computes it for candidates above i
+          const shx = shifts[3 * r];
+          const shy = shifts[3 * r + 1];
+          const shz = shifts[3 * r + 2];
           const m = rangeMask[r];
           const b = rangeBase[r];
           while (q < e) {
@@ -311,17 +318,17 @@ export class SymmetricSweep {
             const stop = e - q > NEAR ? q + NEAR : e;
             let n = 0;
             for (; q < stop; q++) {
-              const ex = px[q] - ox;
-              const ey = py[q] - oy;
-              const ez = pz[q] - oz;
+              const ex = px[q] + shx - xi;
+              const ey = py[q] + shy - yi;
+              const ez = pz[q] + shz - zi;
               near[n] = q;
               n += +!(ex * ex + ey * ey + ez * ez >= reach2);
             }
             for (let t = 0; t < n; t++) {
               const j = near[t];
-              let dx = px[j] - ox;
-              let dy = py[j] - oy;
-              let dz = pz[j] - oz;
+              let dx = px[j] + shx - xi;
+              let dy = py[j] + shy - yi;
+              let dz = pz[j] + shz - zi;
               let d2 = dx * dx + dy * dy + dz * dz;
               if (d2 === 0) {
                 const sgn = idI < id[j] ? COINCIDENT_EPS : -COINCIDENT_EPS;
@@ -413,7 +420,7 @@ export class SymmetricSweep {
         const row = nx * (cy + dy + ny * (cz + dz));
         L += cellStart[row + x1] - cellStart[row + x0];
       }
-    if (L > RUN_MAX) return -1;
+    if (4 * L > R.length) return -1;
     let o = 0;
     for (let j = cs; j < e; j++, o += 4) {
       R[o] = px[j];
@@ -436,8 +443,39 @@ export class SymmetricSweep {
   }
 
   /**
-   * The sweep of agents [i0, i1) of an interior cell starting at `cs`, over its run of length
-   * L: the same pairs in the same order as the per-range path (no shifts: the same bytes).
+   * The run of a cell next to a seam or an edge from its ranges (`nr` of them, sorted): those
+   * from the cell's first agent `cs` on, each candidate shifted across the seam as
+   * (p + shift), the displacement then (p + shift) - p_i. Returns its length, or -1 beyond the
+   * buffer.
+   */
+  private rangesRun(src: Half, ranges: Int32Array, shifts: Float64Array, nr: number, cs: number): number {
+    const { px, py, pz } = src;
+    const R = this.cand;
+    let L = 0;
+    let r0 = 0;
+    // ranges that end before the cell hold no partner above any of its agents
+    while (r0 < nr && ranges[2 * r0 + 1] <= cs) r0++;
+    for (let r = r0; r < nr; r++) L += ranges[2 * r + 1] - (ranges[2 * r] > cs ? ranges[2 * r] : cs);
+    if (4 * L > R.length) return -1;
+    let o = 0;
+    for (let r = r0; r < nr; r++) {
+      const e = ranges[2 * r + 1];
+      const shx = shifts[3 * r];
+      const shy = shifts[3 * r + 1];
+      const shz = shifts[3 * r + 2];
+      for (let j = ranges[2 * r] > cs ? ranges[2 * r] : cs; j < e; j++, o += 4) {
+        R[o] = px[j] + shx;
+        R[o + 1] = py[j] + shy;
+        R[o + 2] = pz[j] + shz;
+        R[o + 3] = j;
+      }
+    }
+    return L;
+  }
+
+  /**
+   * The sweep of agents [i0, i1) of a cell starting at `cs`, over its run of length L: the
+   * same pairs in the same order, and the same displacements, as the per-range path.
    */
   private sweepRun(
     c: RuleConstants,
@@ -614,10 +652,10 @@ export class SymmetricSweep {
           const shy = shifts[3 * r + 1];
           const shz = shifts[3 * r + 2];
           for (let p = rs; p < e; p++) {
-            // as partner p's sweep computes it: p at the origin, i shifted by -shift
-            let dx = xi - (px[p] + shx);
-            let dy = yi - (py[p] + shy);
-            let dz = zi - (pz[p] + shz);
+            // as partner p's sweep computes it, (p_i + its shift) - p_p: its shift is -ours
+            let dx = xi - shx - px[p];
+            let dy = yi - shy - py[p];
+            let dz = zi - shz - pz[p];
             let d2 = dx * dx + dy * dy + dz * dz;
             if (d2 >= reach2) continue;
             if (d2 === 0) {
