@@ -48,6 +48,12 @@ const BYTES_PER_AGENT = 24;
  * About 4 B/agent at 1M agents, 11 at 100k in the standard scenario; when a step needs more than
  * the reserve, `run` returns false and the caller runs the gathering kernel instead.
  *
+ * Candidates: per cell, the candidates above its first agent (its own row from that agent on,
+ * then the later ranges) are copied once into a run of x, y, z (shifted across seams) and
+ * index, and each agent of the cell scans the run from just past itself: one listing loop
+ * over one array per agent instead of one per range (measured 5–7 % faster, and 3 % more with
+ * seam cells included). A run past its buffer (dense clusters) goes range by range.
+ *
  * Bits: contributions reach each agent in increasing partner index (slots from the sweep, then
  * its own candidates in sorted ranges), the gathering kernel sums in that order too and computes
  * each pair's displacement from the lower agent's side, and negation is exact: both kernels
@@ -59,7 +65,7 @@ export class SymmetricSweep {
   /** Per range of the current cell: mask and offset that map a candidate index to its slot. */
   private mask = new Int32Array(0);
   private base = new Int32Array(0);
-  /** An interior cell's candidate run: x, y, z, index per candidate (see sweep()). */
+  /** A cell's candidate run: x, y, z, index per candidate (see the class comment). */
   private cand = new Float64Array(0);
   private eligible = false;
   /** Accumulator slots reserved (0 where the sweep does not apply), and bytes per slot. */
