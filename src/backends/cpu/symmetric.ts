@@ -550,7 +550,7 @@ export class SymmetricSweep {
         }
         for (let t = 0; t < n; t++) {
           const b4 = near[t];
-          const j = R[b4 + 3];
+          const j = R[b4 + 3] | 0; // (an integer: a double index would convert at every access)
           let dx = R[b4] - xi;
           let dy = R[b4 + 1] - yi;
           let dz = R[b4 + 2] - zi;
