@@ -24,7 +24,8 @@ export const NO_CELL = 0xffffffff;
 
 /**
  * Where a step writes the next step's cell keys as it writes each agent (the WebAssembly kernel
- * does): `keys[i]` = the key countKeys would give agent i, and `counts[offset + key]` counts it.
+ * does): `keys[i]` = the key countKeys would give agent i, and `counts[offset ..]` is
+ * overwritten with the agents per cell (of the agents the kernel stepped).
  * The next build then skips its pass over the positions (UniformGrid.buildFromCounts).
  */
 export interface KeySink {

@@ -107,9 +107,9 @@ export class CpuBackend implements SyncBackend {
       state.current = (state.current ^ 1) as 0 | 1;
       state.count = inGrid;
       const t1 = now();
-      // (the scatter is done with the cursors: they count the next step's cells)
+      // (the scatter is done with the cursors: the kernel overwrites them with the next step's
+      // cell counts)
       const sink = k + 1 < n && this.useWasm ? this.sink : null;
-      if (sink) grid.cursor.fill(0);
       keysReady = this.pass.run(c, grid, state.front, state.back, inGrid, 0, inGrid, this.scratch!, sink);
       state.current = (state.current ^ 1) as 0 | 1;
       state.stepCount = state.stepCount + 1;

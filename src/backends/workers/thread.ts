@@ -178,9 +178,8 @@ export class StepThread {
       const src = state.halves[current];
       const dst = state.halves[current ^ 1];
       const [b0, b1] = share(inGrid, t, T);
-      // (every thread is past the scatter: this thread's histogram row is free until the next step)
+      // (every thread is past the scatter: the kernel may overwrite this thread's histogram row)
       const sink = s + 1 < n && this.useWasm ? this.sink : null;
-      if (sink) hist.fill(0, row, row + grid.nCells);
       keysReady = this.pass.run(this.c!, grid, src, dst, inGrid, b0, b1, this.scratch!, sink);
       if (this.predators) {
         let live = 0;
