@@ -26,6 +26,11 @@ export interface BackendInfo {
    * pair once for both agents; `gather`, each agent reading all its candidates. Same results.
    */
   readonly pairs?: 'symmetric' | 'gather';
+  /**
+   * workers: the fraction of the agents each thread stepped in the last step, which follow the
+   * threads' measured speeds (a core slowed by other work gets fewer).
+   */
+  readonly shares?: readonly number[];
 }
 
 /**

@@ -8,7 +8,7 @@ import { SymmetricSweep } from '../cpu/symmetric.ts';
 import type { Backend, BackendInfo, StepTiming } from '../types.ts';
 import { WASM_SLOT_BYTES, wasmScratchBytes, wasmUnsupportedReason } from '../wasm/kernel.ts';
 import { checkKernelChoice, wasmModuleFor } from '../wasm/select.ts';
-import { abortAll, changed, createControl, SLOT, TIMING, waitAsync } from './control.ts';
+import { abortAll, type Control, changed, createControl, SLOT, TIMING, waitAsync } from './control.ts';
 import { WorkerFaultError } from './errors.ts';
 import type { FaultInjection, FromWorker } from './messages.ts';
 import { createSharedGrid, type SharedGridBuffers, sharedGridBytes } from './shared-grid.ts';
@@ -67,7 +67,7 @@ export async function createWorkersBackend(options: WorkersOptions = {}): Promis
 export class WorkersBackend implements Backend {
   readonly name = 'workers' as const;
   readonly threads: number;
-  private readonly control = createControl();
+  private readonly control: Control;
   private readonly fault: FaultInjection | null;
   private handles: WorkerHandle[] = [];
   private grid: SharedGridBuffers | null = null;
@@ -91,6 +91,7 @@ export class WorkersBackend implements Backend {
 
   constructor(threads: number, fault: FaultInjection | null, wasm: WebAssembly.Module | null) {
     this.threads = threads;
+    this.control = createControl(threads);
     this.wasm = wasm;
     this.fault = fault;
     this.acked = new Array(threads).fill(0);
@@ -260,7 +261,15 @@ export class WorkersBackend implements Backend {
     if (!g) return { kernel: this.kernel, threads: this.threads, indexBytes: 0 };
     const wasm = this.kernel === 'wasm' ? this.threads * wasmScratchBytes(g.capacity, g.maxCells) : 0;
     const sweep = this.threads * this.sweepBytes;
-    return { kernel: this.kernel, threads: this.threads, indexBytes: sharedGridBytes(g) + wasm + sweep };
+    const info = {
+      kernel: this.kernel,
+      threads: this.threads,
+      indexBytes: sharedGridBytes(g) + wasm + sweep,
+    };
+    const agents = this.control.passAgents;
+    let total = 0;
+    for (const a of agents) total += a;
+    return total > 0 ? { ...info, shares: Array.from(agents, (a) => a / total) } : info;
   }
 
   async dispose(): Promise<void> {

@@ -34,25 +34,34 @@ const TIMING_OFFSET = INT_SLOTS * 4;
 
 /** Float64 timing slots (ms, measured by worker 0). */
 export const TIMING = { grid: 0, neighbours: 1, total: 2 } as const;
+const TIMING_SLOTS = 4;
+const PER_THREAD_OFFSET = TIMING_OFFSET + TIMING_SLOTS * 8;
 
 /** Typed views over one control block. */
 export interface Control {
   readonly buffer: SharedArrayBuffer;
   readonly i32: Int32Array;
   readonly timing: Float64Array;
+  /** Per thread, written only by that thread: its smoothed pass speed (see balance.ts). */
+  readonly speeds: Float64Array;
+  /** Per thread, written only by that thread: agents it stepped in its last pass. */
+  readonly passAgents: Float64Array;
 }
 
-/** A new, zeroed control block. */
-export function createControl(): Control {
-  return controlFrom(new SharedArrayBuffer(TIMING_OFFSET + 8 * 4));
+/** A new, zeroed control block for `threads` step threads. */
+export function createControl(threads: number): Control {
+  return controlFrom(new SharedArrayBuffer(PER_THREAD_OFFSET + 2 * 8 * threads));
 }
 
 /** Views over a control block received from another thread. */
 export function controlFrom(buffer: SharedArrayBuffer): Control {
+  const threads = (buffer.byteLength - PER_THREAD_OFFSET) / 16;
   return {
     buffer,
     i32: new Int32Array(buffer, 0, INT_SLOTS),
-    timing: new Float64Array(buffer, TIMING_OFFSET, 4),
+    timing: new Float64Array(buffer, TIMING_OFFSET, TIMING_SLOTS),
+    speeds: new Float64Array(buffer, PER_THREAD_OFFSET, threads),
+    passAgents: new Float64Array(buffer, PER_THREAD_OFFSET + 8 * threads, threads),
   };
 }
 

@@ -1,11 +1,15 @@
 import type { Params } from '../../params/schema.ts';
 import type { SharedGridBuffers } from './shared-grid.ts';
 
-/** A test-only fault: worker `worker` fails when `atStep` steps are complete, in `phase`. */
+/**
+ * A test-only fault: worker `worker` fails when `atStep` steps are complete, in `phase`; or, with
+ * kind `slow`, sleeps `delayMs` in that phase of every step from then on (a slowed core).
+ */
 export interface FaultInjection {
   readonly worker: number;
   readonly atStep: number;
-  readonly kind: 'throw' | 'exit';
+  readonly kind: 'throw' | 'exit' | 'slow';
+  readonly delayMs?: number;
   /** Where in the step: before the grid build, or in the neighbour pass (default). */
   readonly phase?: 'grid' | 'kernel';
 }

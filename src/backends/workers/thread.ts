@@ -6,6 +6,7 @@ import { gridConfigFor } from '../cpu/backend.ts';
 import { createScratch, type KernelScratch } from '../cpu/kernel.ts';
 import { NeighbourPass } from '../cpu/neighbour-pass.ts';
 import type { WasmKernel } from '../wasm/kernel.ts';
+import { cutAt, recordSpeed, splitInto } from './balance.ts';
 import { barrier, type Control, TIMING } from './control.ts';
 import type { FaultInjection } from './messages.ts';
 import {
@@ -37,6 +38,8 @@ export class InjectedFault extends Error {
  *   5. the kernel (TypeScript reference or WebAssembly SIMD) over a contiguous range of sorted
  *      slots, into the other half; the TypeScript one as the symmetric sweep of that share
  *      where it applies (the same bytes as gathering, for any split).
+ * The slot ranges of phases 1, 4 and 5 follow the threads' measured speeds (balance.ts): any
+ * contiguous split gives the same bytes, so only the time to the barrier depends on them.
  * The threads never write the state header: barriers publish the batch's progress in the
  * control block and the main thread rebuilds the header from it (also after a failure).
  */
@@ -45,6 +48,11 @@ export class StepThread {
   readonly threads: number;
   private readonly ctl: Int32Array;
   private readonly timing: Float64Array;
+  private readonly speeds: Float64Array;
+  private readonly passAgents: Float64Array;
+  /** Cumulative fractions of the threads' slot ranges: the next pass, and the grid build's. */
+  private cutPass: Float64Array;
+  private cutGrid: Float64Array;
   private readonly fault: FaultInjection | null;
   private readonly grid = new UniformGrid();
   private params: Params | null = null;
@@ -77,6 +85,10 @@ export class StepThread {
     this.threads = threads;
     this.ctl = control.i32;
     this.timing = control.timing;
+    this.speeds = control.speeds;
+    this.passAgents = control.passAgents;
+    this.cutPass = new Float64Array(threads + 1);
+    this.cutGrid = new Float64Array(threads + 1);
     this.fault = fault && fault.worker === index ? fault : null;
   }
 
@@ -145,6 +157,11 @@ export class StepThread {
     let keysReady = false;
     let tGrid = 0;
     let tPass = 0;
+    // each thread's slots of the grid build are those of its previous pass (whose keys the pass
+    // may have written); the speeds are read only between a step's last barrier and the next
+    // step's first, when no thread can be writing its own
+    splitInto(this.speeds, T, this.cutPass);
+    this.cutGrid.set(this.cutPass);
     for (let s = 0; s < n; s++) {
       this.step = stepCount;
       const t0 = performance.now();
@@ -152,7 +169,8 @@ export class StepThread {
       this.maybeFail(stepCount, 'grid');
       const front = state.halves[current];
       const back = state.halves[current ^ 1];
-      const [a0, a1] = share(count, t, T);
+      const a0 = cutAt(count, this.cutGrid, t);
+      const a1 = cutAt(count, this.cutGrid, t + 1);
       if (!keysReady) keysAndHistogram(grid, front, a0, a1, hist, row);
       barrier(ctl, T);
       const nCells = grid.nCells;
@@ -177,10 +195,14 @@ export class StepThread {
       this.maybeFail(stepCount, 'kernel');
       const src = state.halves[current];
       const dst = state.halves[current ^ 1];
-      const [b0, b1] = share(inGrid, t, T);
+      const b0 = cutAt(inGrid, this.cutPass, t);
+      const b1 = cutAt(inGrid, this.cutPass, t + 1);
       // (every thread is past the scatter: the kernel may overwrite this thread's histogram row)
       const sink = s + 1 < n && this.useWasm ? this.sink : null;
       keysReady = this.pass.run(this.c!, grid, src, dst, inGrid, b0, b1, this.scratch!, sink);
+      const t2 = performance.now();
+      recordSpeed(this.speeds, t, b1 - b0, t2 - t1);
+      this.passAgents[t] = b1 - b0;
       if (this.predators) {
         let live = 0;
         for (let i = b0; i < b1; i++) if (dst.kind[i] === PREDATOR && dst.alive[i] !== 0) live++;
@@ -189,6 +211,9 @@ export class StepThread {
       barrier(ctl, T, 2 * s + 2, inGrid);
       current ^= 1;
       stepCount++;
+      const swap = this.cutGrid;
+      this.cutGrid = this.cutPass;
+      this.cutPass = splitInto(this.speeds, T, swap);
       if (t === 0) {
         // the mean per step of this batch so far
         tGrid += t1 - t0;
@@ -213,7 +238,12 @@ export class StepThread {
 
   private maybeFail(step: number, phase: 'grid' | 'kernel'): void {
     const f = this.fault;
-    if (!f || f.atStep !== step || (f.phase ?? 'kernel') !== phase) return;
+    if (!f || (f.phase ?? 'kernel') !== phase) return;
+    if (f.kind === 'slow') {
+      if (step >= f.atStep) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, f.delayMs ?? 20);
+      return;
+    }
+    if (f.atStep !== step) return;
     if (f.kind === 'throw') throw new InjectedFault(`injected fault in worker ${this.index} at step ${step}`);
     exitNow(3);
   }
