@@ -378,6 +378,33 @@ describe('murmur cli', { concurrency: 4 }, () => {
     assert.match(b.rows[3].note, /naive all-pairs search skipped above 200 agents/);
   });
 
+  test('bench --repeat: rows over the repeats, paired thread scaling', async () => {
+    const r = await murmur(
+      'bench',
+      ...['--n', '400', '--search', 'grid', '--backend', 'workers', '--threads', '1,2'],
+      ...['--steps', '2', '--warmup', '1', '--batches', '1', '--repeat', '3', '--json'],
+    );
+    assert.equal(r.code, 0, r.stderr);
+    const b = JSON.parse(r.stdout);
+    assert.equal(b.repeat, 3);
+    const [one, two] = b.rows;
+    assert.deepEqual([one.threads, two.threads], [1, 2]);
+    for (const row of b.rows) {
+      assert.equal(row.repeats.length, 3);
+      const sorted = [...row.repeats].sort((x: number, y: number) => x - y);
+      assert.deepEqual(row.msPerStep, { median: sorted[1], min: sorted[0], max: sorted[2] });
+      assert.equal(row.steps, 6);
+    }
+    assert.equal(b.scaling.length, 1);
+    const s = b.scaling[0];
+    assert.deepEqual([s.n, s.backend, s.threads], [400, 'workers', 2]);
+    assert.deepEqual(
+      s.ratios,
+      one.repeats.map((ms: number, k: number) => ms / two.repeats[k]),
+    );
+    assert.equal(s.median, [...s.ratios].sort((x: number, y: number) => x - y)[1]);
+  });
+
   test('bench --paper lindqvist --json: all-pairs rows beside the thesis figures', async () => {
     const r = await murmur(
       'bench',

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { combineRepeats, type Scaling, threadScaling } from './bench-repeat.ts';
 import { type BenchRow, measureRow, type RowSpec } from './bench-row.ts';
 
 const ROW_TIMEOUT_MS = 15 * 60 * 1000;
@@ -50,20 +51,28 @@ export function measureInChild(spec: RowSpec): Promise<BenchRow> {
 }
 
 /**
- * Measure every row in order (in child processes unless `inProcess`); rows in `skipped` are
- * reported as they are. `onRow` sees each row as soon as it is done.
+ * Measure every row in order (in child processes unless `inProcess`), the whole list `repeat`
+ * times in turn; rows in `skipped` are reported as they are. `onRow` sees each row of each
+ * repeat as soon as it is done. Returns the rows combined over the repeats (combineRepeats)
+ * and the paired thread scaling (threadScaling).
  */
 export async function measureAll(
   specs: readonly RowSpec[],
   skipped: ReadonlyMap<number, BenchRow>,
   inProcess: boolean,
-  onRow: (row: BenchRow) => void,
-): Promise<BenchRow[]> {
-  const rows: BenchRow[] = [];
-  for (let i = 0; i < specs.length; i++) {
-    const row = skipped.get(i) ?? (inProcess ? await measureRow(specs[i]) : await measureInChild(specs[i]));
-    rows.push(row);
-    onRow(row);
+  repeat: number,
+  onRow: (row: BenchRow, repeat: number) => void,
+): Promise<{ rows: BenchRow[]; scaling: Scaling[] }> {
+  const repeats: BenchRow[][] = [];
+  for (let k = 0; k < repeat; k++) {
+    const rows: BenchRow[] = [];
+    for (let i = 0; i < specs.length; i++) {
+      const row = skipped.get(i) ?? (inProcess ? await measureRow(specs[i]) : await measureInChild(specs[i]));
+      rows.push(row);
+      onRow(row, k);
+    }
+    repeats.push(rows);
   }
-  return rows;
+  const rows = specs.map((_, i) => combineRepeats(repeats.map((r) => r[i])));
+  return { rows, scaling: threadScaling(repeats) };
 }

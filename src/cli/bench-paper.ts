@@ -7,7 +7,13 @@ import { err, out, sig } from './output.ts';
 
 /** `murmur bench --paper lindqvist`: the thesis' experiment beside its Table A.2. */
 export async function paperLindqvist(
-  p: { specs: readonly RowSpec[]; skipped: ReadonlyMap<number, BenchRow>; inProcess: boolean; json: boolean },
+  p: {
+    specs: readonly RowSpec[];
+    skipped: ReadonlyMap<number, BenchRow>;
+    inProcess: boolean;
+    json: boolean;
+    repeat: number;
+  },
   machine: Machine,
 ): Promise<number> {
   const L = LINDQVIST;
@@ -18,7 +24,7 @@ export async function paperLindqvist(
     out(`thesis machine: ${L.machine.cpu}; ${L.machine.gpu}; ${L.machine.system}`);
     out(`this machine:   ${machineLine(machine)}`);
   }
-  const rows = await measureAll(p.specs, p.skipped, p.inProcess, (row) => {
+  const { rows } = await measureAll(p.specs, p.skipped, p.inProcess, p.repeat, (row) => {
     if (process.stderr.isTTY)
       err(
         `  ${row.n} boids, ${row.backend} ${row.kernel}: ${row.status === 'ok' ? `${msCell(row)} ms` : row.status}`,

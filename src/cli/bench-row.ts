@@ -49,6 +49,8 @@ export interface BenchRow {
   resets?: number;
   /** Wall time per step over the timed batches, ms. */
   msPerStep?: { median: number; min: number; max: number };
+  /** With --repeat: each repeat's median ms/step (msPerStep is then over these). */
+  repeats?: number[];
   /** n / median step time. */
   agentStepsPerSec?: number;
   /** Mean per step of the backend's own phase timings (Flock.timing()), ms. */

@@ -70,8 +70,15 @@ export function standardCells(r: BenchRow): string[] {
 }
 
 /** What the columns mean, and per-row extras (device, further timing phases, notes). */
-export function standardFootnotes(rows: readonly BenchRow[], inProcess: boolean): string {
+export function standardFootnotes(rows: readonly BenchRow[], inProcess: boolean, repeat = 1): string {
   const lines = [
+    ...(repeat > 1
+      ? [
+          `--repeat ${repeat}: the row list was measured ${repeat} times in turn; ms/step is the median of the ${repeat} repeats'`,
+          "medians (lowest–highest repeat median), split the mean of the repeats'; scaling: per repeat, ms/step of",
+          'the one-thread row ÷ that of the T-thread row (measured back to back), median (lowest–highest).',
+        ]
+      : []),
     'ms/step: wall time per step, median of the timed batches (min–max); agent-steps/s = N / median. A batch is',
     `one step(n) call of at most ${MAX_BATCH_STEPS} steps (as murmur run steps), and the flock goes back to its seeded start once it`,
     `has run ${MAX_DRIFT_STEPS} steps (flocks gather and get denser as they run; the scenario is the uniform start's density).`,

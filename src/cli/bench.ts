@@ -6,12 +6,13 @@ import type { PresetName } from '../params/presets.ts';
 import { FlagReader, type FlagSpec, parseArgs } from './args.ts';
 import { measureAll } from './bench-measure.ts';
 import { paperLindqvist } from './bench-paper.ts';
+import { scalingLines } from './bench-repeat.ts';
 import { type BenchRow, MAX_BATCH_STEPS, MAX_DRIFT_STEPS, type RowSpec } from './bench-row.ts';
 import { STANDARD_TABLE, standardCells, standardFootnotes } from './bench-table.ts';
 import { BACKENDS, KERNELS, type KernelName } from './engine.ts';
 import { throwIfProblems } from './errors.ts';
 import { type CommandHelp, renderHelp } from './help.ts';
-import { out, sci, sig } from './output.ts';
+import { err, out, sci, sig } from './output.ts';
 import { resolveSources } from './resolve.ts';
 
 const DEFAULT_SIZES = [1000, 10000, 100000, 1000000];
@@ -66,6 +67,12 @@ const FLAGS: readonly FlagSpec[] = [
   },
   { name: 'seed', kind: 'value', value: 'X', doc: 'seed of the initial placement' },
   {
+    name: 'repeat',
+    kind: 'value',
+    value: 'R',
+    doc: 'measure the whole row list R times in turn; rows report the median repeat (default 1)',
+  },
+  {
     name: 'naive-max',
     kind: 'value',
     value: 'N',
@@ -106,6 +113,7 @@ export const BENCH_HELP: CommandHelp = {
     'murmur bench',
     'murmur bench --n 100k,1M --search grid --json',
     'murmur bench --backend cpu,workers --threads 1,2 --kernel js,wasm --n 1M --search grid',
+    'murmur bench --backend workers --threads 1,2 --kernel wasm --n 1M --search grid --repeat 6',
     'murmur bench --paper lindqvist',
   ],
 };
@@ -119,6 +127,7 @@ interface BenchPlan {
   radius: number;
   json: boolean;
   inProcess: boolean;
+  repeat: number;
 }
 
 function plan(argv: readonly string[]): BenchPlan | 'help' {
@@ -140,6 +149,7 @@ function plan(argv: readonly string[]): BenchPlan | 'help' {
   const steps = f.int('steps', 1, 1e9);
   const warmup = f.int('warmup', 0, 1e9);
   const batches = f.int('batches', 1, 1000, DEFAULT_BATCHES);
+  const repeat = f.int('repeat', 1, 1000, 1);
   const naiveMax = f.int('naive-max', 0, 1 << 24, DEFAULT_NAIVE_MAX);
   const seedText = f.string('seed');
   const preset = (paper ? 'lindqvist' : (f.string('preset') ?? 'reynolds')) as PresetName;
@@ -196,6 +206,7 @@ function plan(argv: readonly string[]): BenchPlan | 'help' {
     radius: base ? largestRadius(base) : 0,
     json: f.bool('json'),
     inProcess: f.bool('in-process'),
+    repeat,
   };
 }
 
@@ -224,14 +235,20 @@ export async function benchCommand(argv: readonly string[]): Promise<number> {
     out('');
     out(STANDARD_TABLE.head());
   }
-  const rows = await measureAll(p.specs, p.skipped, p.inProcess, (row) => {
-    if (!p.json) out(STANDARD_TABLE.line(standardCells(row)));
+  // one repeat: each row as it is measured; more: repeats to stderr, the combined rows at the end
+  const { rows, scaling } = await measureAll(p.specs, p.skipped, p.inProcess, p.repeat, (row, k) => {
+    if (p.json) return;
+    if (p.repeat === 1) out(STANDARD_TABLE.line(standardCells(row)));
+    else err(`repeat ${k + 1}/${p.repeat}: ${STANDARD_TABLE.line(standardCells(row))}`);
   });
   if (p.json) {
-    out(JSON.stringify({ command: 'bench', date: new Date().toISOString(), scenario, machine, rows }));
+    const date = new Date().toISOString();
+    out(JSON.stringify({ command: 'bench', date, scenario, machine, repeat: p.repeat, rows, scaling }));
     return 0;
   }
+  if (p.repeat > 1) for (const row of rows) out(STANDARD_TABLE.line(standardCells(row)));
   out('');
-  out(standardFootnotes(rows, p.inProcess));
+  out(standardFootnotes(rows, p.inProcess, p.repeat));
+  for (const line of scalingLines(scaling)) out(line);
   return 0;
 }
