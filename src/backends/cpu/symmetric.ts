@@ -21,6 +21,14 @@ export interface SweepWindow {
   slots: number;
   begin: number;
   end: number;
+  /**
+   * The agents the share reads: its own and every partner not across the seam lie in
+   * [readLo, readHi); across the periodic seam, the head [0, headEnd) and the tail
+   * [tailStart, count) (headEnd 0 without wrap). A kernel that copies the agents copies these.
+   */
+  readLo: number;
+  readHi: number;
+  headEnd: number;
 }
 
 /** Doubles per accumulator slot: separation, alignment, cohesion (x, y, z, count each). */
@@ -82,6 +90,9 @@ export class SymmetricSweep {
     slots: 0,
     begin: 0,
     end: 0,
+    readLo: 0,
+    readHi: 0,
+    headEnd: 0,
   };
   /** See geometry(). */
   private ahead = 1;
@@ -214,6 +225,12 @@ export class SymmetricSweep {
     w.slots = slots;
     w.begin = begin;
     w.end = end;
+    // partners lie less than `ahead` cells either side (the relation is symmetric)
+    const c0 = cellOf(cellStart, nCells, begin);
+    const c1 = cellOf(cellStart, nCells, end - 1);
+    w.readLo = cellStart[c0 > ahead ? c0 - ahead : 0];
+    w.readHi = cellStart[c1 + ahead + 1 < nCells ? c1 + ahead + 1 : nCells];
+    w.headEnd = grid.wrap ? cellStart[ahead < nCells ? ahead : nCells] : 0;
     return true;
   }
 

@@ -47,6 +47,7 @@ export const WASM_SLOT_BYTES = 48;
 export class WasmKernel {
   private readonly x: Exports;
   private readonly base: number;
+  private readonly spans = new Int32Array(6);
   private capacity = -1;
   private cells = -1;
   private maxRanges = -1;
@@ -194,7 +195,15 @@ export class WasmKernel {
     slots: number,
     sink: KeySink | null = null,
   ): void {
-    this.load(c, grid, src, count, scratch, slots);
+    // only the agents this share reads (two threads copied the whole flock each, every step)
+    const spans = this.spans;
+    spans[0] = plan.readLo;
+    spans[1] = plan.readHi;
+    spans[2] = 0;
+    spans[3] = plan.headEnd;
+    spans[4] = plan.tailStart;
+    spans[5] = count;
+    this.load(c, grid, src, count, scratch, slots, spans);
     const { i32, u8 } = this.views!;
     const acc = this.ptr.acc;
     this.keysIn(sink, grid.nCells);
@@ -229,7 +238,10 @@ export class WasmKernel {
     sink.counts.set(u32.subarray(n, n + nCells), sink.offset);
   }
 
-  /** Copy the sorted agents and cell starts in and set every slot of the I and F blocks. */
+  /**
+   * Copy the sorted agents and cell starts in and set every slot of the I and F blocks. `spans`:
+   * [lo, hi) pairs of the agents to copy (empty ones skipped), else all `count`.
+   */
   private load(
     c: RuleConstants,
     grid: UniformGrid,
@@ -237,6 +249,7 @@ export class WasmKernel {
     count: number,
     scratch: KernelScratch,
     accSlots: number,
+    spans: Int32Array | null = null,
   ): void {
     const reach = scratch.reach;
     this.reserve(src.px.length, grid.nCells, scratch.ranges.length, accSlots);
@@ -244,13 +257,19 @@ export class WasmKernel {
     const p = this.ptr;
     const { i32, f64, f32, u32, u8 } = v;
     const fields = [src.px, src.py, src.pz, src.vx, src.vy, src.vz];
+    const nSpans = spans ? spans.length : 2;
+    for (let s = 0; s < nSpans; s += 2) {
+      const lo = spans ? spans[s] : 0;
+      const hi = spans ? Math.min(spans[s + 1], count) : count;
+      if (hi <= lo) continue;
+      for (let k = 0; k < 6; k++) f32.set(fields[k].subarray(lo, hi), (p.src[k] >> 2) + lo);
+      u32.set(src.id.subarray(lo, hi), (p.src[6] >> 2) + lo);
+      u8.set(src.kind.subarray(lo, hi), p.src[7] + lo);
+    }
     for (let k = 0; k < 6; k++) {
-      f32.set(fields[k].subarray(0, count), p.src[k] >> 2);
       i32[I.src + k] = p.src[k];
       i32[I.dst + k] = p.dst[k];
     }
-    u32.set(src.id.subarray(0, count), p.src[6] >> 2);
-    u8.set(src.kind.subarray(0, count), p.src[7]);
     i32[I.src + 6] = p.src[6];
     i32[I.src + 7] = p.src[7];
     i32[I.dst + 6] = p.dst[6];
