@@ -989,6 +989,7 @@ function prologue(lo: i32, hi: i32, begin: i32): void {
   const ny = gi(I_N + 1);
   const dims2 = gi(I_DIMS2) !== 0;
   const reach2 = <f32>gf(F_PREY_REACH2);
+  const vReach2 = f32x4.splat(reach2);
   const sepR2 = <f32>gf(F_SEP_R2);
   const aliR2 = <f32>gf(F_ALI_R2);
   const cohR2 = <f32>gf(F_COH_R2);
@@ -1027,31 +1028,46 @@ function prologue(lo: i32, hi: i32, begin: i32): void {
         const xs: f32 = xi + -load<f32>(ra, 8);
         const ys: f32 = yi + -load<f32>(ra, 12);
         const zs: f32 = zi + -load<f32>(ra, 16);
-        for (let p = s; p < e; p++) {
-          const op = (<usize>p) << 2;
-          let dx: f32 = xs - load<f32>(px + op);
-          let dy: f32 = ys - load<f32>(py + op);
-          let dz: f32 = zs - load<f32>(pz + op);
-          let d2: f32 = dx * dx + dy * dy + dz * dz;
-          if (!(d2 < reach2)) continue;
-          if (d2 === 0) {
-            const sgn: f32 = load<u32>(id + op) < idI ? eps : -eps;
-            dx = ux * sgn;
-            dy = uy * sgn;
-            dz = uz * sgn;
-            d2 = eps2;
-          }
-          if (d2 < sepR2) {
-            const w: f32 = sepFall === 0 ? 1 : sepFall === 1 ? <f32>1 / Mathf.sqrt(d2) : <f32>1 / d2;
-            addAt(ai, dx * w, dy * w, dz * w);
-          }
-          if (d2 < aliR2) {
-            const w: f32 = aliFall === 0 ? 1 : aliFall === 1 ? <f32>1 / Mathf.sqrt(d2) : <f32>1 / d2;
-            addAt(ai + 16, load<f32>(vx + op) * w, load<f32>(vy + op) * w, load<f32>(vz + op) * w);
-          }
-          if (d2 < cohR2) {
-            const w: f32 = cohFall === 0 ? 1 : cohFall === 1 ? <f32>1 / Mathf.sqrt(d2) : <f32>1 / d2;
-            addAt(ai + 32, -(dx * w), -(dy * w), -(dz * w));
+        const vxs = f32x4.splat(xs);
+        const vys = f32x4.splat(ys);
+        const vzs = f32x4.splat(zs);
+        // four candidates' distances at once (the same f32 operations as below, so the same
+        // verdicts); only those within reach go through the scalar body, in increasing order
+        for (let q = s; q < e; q += 4) {
+          const oq = (<usize>q) << 2;
+          const ex = f32x4.sub(vxs, v128.load(px + oq));
+          const ey = f32x4.sub(vys, v128.load(py + oq));
+          const ez = f32x4.sub(vzs, v128.load(pz + oq));
+          const e2 = f32x4.add(f32x4.add(f32x4.mul(ex, ex), f32x4.mul(ey, ey)), f32x4.mul(ez, ez));
+          let bits = i32x4.bitmask(f32x4.lt(e2, vReach2));
+          if (e - q < 4) bits &= (1 << (e - q)) - 1;
+          while (bits !== 0) {
+            const p = q + ctz(bits);
+            bits &= bits - 1;
+            const op = (<usize>p) << 2;
+            let dx: f32 = xs - load<f32>(px + op);
+            let dy: f32 = ys - load<f32>(py + op);
+            let dz: f32 = zs - load<f32>(pz + op);
+            let d2: f32 = dx * dx + dy * dy + dz * dz;
+            if (d2 === 0) {
+              const sgn: f32 = load<u32>(id + op) < idI ? eps : -eps;
+              dx = ux * sgn;
+              dy = uy * sgn;
+              dz = uz * sgn;
+              d2 = eps2;
+            }
+            if (d2 < sepR2) {
+              const w: f32 = sepFall === 0 ? 1 : sepFall === 1 ? <f32>1 / Mathf.sqrt(d2) : <f32>1 / d2;
+              addAt(ai, dx * w, dy * w, dz * w);
+            }
+            if (d2 < aliR2) {
+              const w: f32 = aliFall === 0 ? 1 : aliFall === 1 ? <f32>1 / Mathf.sqrt(d2) : <f32>1 / d2;
+              addAt(ai + 16, load<f32>(vx + op) * w, load<f32>(vy + op) * w, load<f32>(vz + op) * w);
+            }
+            if (d2 < cohR2) {
+              const w: f32 = cohFall === 0 ? 1 : cohFall === 1 ? <f32>1 / Mathf.sqrt(d2) : <f32>1 / d2;
+              addAt(ai + 32, -(dx * w), -(dy * w), -(dz * w));
+            }
           }
         }
       }
