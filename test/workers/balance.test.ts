@@ -5,17 +5,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { createWorkersBackend, type FaultInjection } from '../../src/backends/workers/backend.ts';
 import { cutAt, recordSpeed, splitInto } from '../../src/backends/workers/balance.ts';
-import {
-  createFlock,
-  createFlockSync,
-  Flock,
-  type FlockOptions,
-  paramsFromOptions,
-} from '../../src/flock.ts';
-import { SPARE_SLOTS, seedAgents } from '../../src/state/init.ts';
-import { FlockState } from '../../src/state/layout.ts';
+import { createFlock, createFlockSync, type Flock, type FlockOptions } from '../../src/flock.ts';
+import { flockWithFault } from './fault-flock.ts';
 
 test('equal shares until every thread has a speed', () => {
   const cut = splitInto(new Float64Array([0, 0, 0]), 3, new Float64Array(4));
@@ -67,17 +59,9 @@ test('every split is a partition of [0, n) in thread order', () => {
 
 const share = (f: Flock, t: number) => f.info().shares?.[t] ?? Number.NaN;
 
-/** A workers flock with one worker slowed by `delayMs` in every neighbour pass. */
-async function slowedFlock(options: FlockOptions, threads: number, kernel: 'js' | 'wasm', slow: number) {
-  const params = paramsFromOptions(options);
-  const state = FlockState.create(params.prey + params.predators + SPARE_SLOTS, {
-    shared: true,
-    dimensions: params.dimensions,
-  });
-  seedAgents(state, params);
-  const fault: FaultInjection = { worker: slow, atStep: 0, kind: 'slow', delayMs: 25 };
-  const impl = await createWorkersBackend({ threads, kernel, faultInjection: fault });
-  return new Flock(impl, state, params);
+/** A workers flock with one worker slowed by 25 ms in every neighbour pass. */
+function slowedFlock(options: FlockOptions, threads: number, kernel: 'js' | 'wasm', slow: number) {
+  return flockWithFault(options, threads, kernel, { worker: slow, atStep: 0, kind: 'slow', delayMs: 25 });
 }
 
 test('a slowed worker gets fewer agents; the bytes stay those of the cpu backend (js kernel)', async () => {

@@ -1,27 +1,15 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
-import {
-  createWorkersBackend,
-  type FaultInjection,
-  WorkerFaultError,
-} from '../../src/backends/workers/backend.ts';
-import { createFlockSync, Flock, paramsFromOptions } from '../../src/flock.ts';
-import { SPARE_SLOTS, seedAgents } from '../../src/state/init.ts';
-import { FlockState } from '../../src/state/layout.ts';
+import { type FaultInjection, WorkerFaultError } from '../../src/backends/workers/backend.ts';
+import { createFlockSync, type Flock } from '../../src/flock.ts';
+import { flockWithFault } from './fault-flock.ts';
 
 const OPTIONS = { preset: 'massive', prey: 1501, predators: 4, world: { x: 40, y: 40, z: 30 } } as const;
 
 /** A workers flock whose backend has a fault injected. */
-async function faultyFlock(threads: number, fault: FaultInjection): Promise<Flock> {
-  const params = paramsFromOptions(OPTIONS);
-  const state = FlockState.create(params.prey + params.predators + SPARE_SLOTS, {
-    shared: true,
-    dimensions: params.dimensions,
-  });
-  seedAgents(state, params);
-  const impl = await createWorkersBackend({ threads, kernel: 'js', faultInjection: fault });
-  return new Flock(impl, state, params);
+function faultyFlock(threads: number, fault: FaultInjection): Promise<Flock> {
+  return flockWithFault(OPTIONS, threads, 'js', fault);
 }
 
 /** Per-id snapshot of positions and velocities (slot order differs between halves). */
