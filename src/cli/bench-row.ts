@@ -169,13 +169,17 @@ export async function measureRow(spec: RowSpec): Promise<BenchRow> {
         lastMs = warmMs / spec.warmup;
       }
       warm = spec.warmup;
-    } else
-      while (warm < 1 || warmMs < MIN_WARMUP_MS) {
+    }
+    // The first call (one step) pays for compiling; the estimate comes from a later call of at
+    // least two steps, as within a call the steps after the first are cheaper (the next-step
+    // keys): estimated from one step, 1M-agent batches held 2–3 steps instead of about 1.5 s.
+    else
+      for (let calls = 0; calls < 2 || warmMs < MIN_WARMUP_MS; calls++) {
         const n =
-          warm === 0
+          calls === 0
             ? 1
             : Math.max(
-                1,
+                2,
                 Math.min(1 << 16, Math.round((MIN_WARMUP_MS - warmMs) / Math.max(lastMs, 1e-3) / 2)),
               );
         const ms = await timedSteps(flock, n, sums);
@@ -184,27 +188,32 @@ export async function measureRow(spec: RowSpec): Promise<BenchRow> {
         warm += n;
       }
     const estimate = Math.max(lastMs, 1e-3);
+    const sizeFor = (msPerStep: number) =>
+      Math.max(1, Math.min(MAX_BATCH_STEPS, Math.round(TARGET_BATCH_MS / Math.max(msPerStep, 1e-3))));
+    const auto = spec.steps === undefined;
     let batches = spec.batches;
     let size: number;
     if (spec.steps !== undefined) {
       size = Math.min(MAX_BATCH_STEPS, Math.ceil(spec.steps / Math.max(1, Math.min(batches, spec.steps))));
     } else {
-      size = Math.max(1, Math.min(MAX_BATCH_STEPS, Math.round(TARGET_BATCH_MS / estimate)));
+      size = sizeFor(estimate);
       if (size === MAX_BATCH_STEPS)
         batches = Math.max(
           batches,
           Math.min(MAX_AUTO_BATCHES, Math.round(TARGET_ROW_MS / (size * estimate))),
         );
     }
-    const total = spec.steps ?? size * batches;
+    // auto: `batches` batches, each sized from the last one's time per step (the warm-up's
+    // estimate can still include compiling); else `spec.steps` steps in batches of `size`
+    const target = spec.steps ?? 0;
     sums.clear();
     const perStep: number[] = [];
     let done = 0;
     let wall = 0;
     let sinceStart = warm;
     let resets = 0;
-    while (done < total) {
-      const n = Math.min(size, total - done);
+    while (auto ? perStep.length < batches : done < target) {
+      const n = auto ? size : Math.min(size, target - done);
       if (sinceStart + n > MAX_DRIFT_STEPS) {
         await flock.reset();
         await flock.step(1);
@@ -216,7 +225,9 @@ export async function measureRow(spec: RowSpec): Promise<BenchRow> {
       perStep.push(ms / n);
       wall += ms;
       done += n;
+      if (auto) size = sizeFor(ms / n);
     }
+    const total = done;
     row.warmupSteps = warm;
     row.steps = total;
     row.batches = perStep.length;
