@@ -36,6 +36,52 @@ interface Exports {
 
 const PAGE = 65536;
 
+/**
+ * The agents a sweep share reads, as up to three disjoint [lo, hi) pairs in `out` (unused pairs
+ * are [0, 0)): the share's span [readLo, readHi), the seam's head [0, headEnd) and its tail
+ * [tailStart, count), merged where they touch or overlap.
+ */
+export function copySpans(
+  plan: Readonly<Pick<SweepWindow, 'readLo' | 'readHi' | 'headEnd' | 'tailStart'>>,
+  count: number,
+  out: Int32Array,
+): Int32Array {
+  // the three intervals by start (the head starts at 0), then merged in one pass
+  const iv = SPAN_SCRATCH;
+  iv[0] = 0;
+  iv[1] = plan.headEnd;
+  const tailFirst = plan.tailStart < plan.readLo;
+  iv[2] = tailFirst ? plan.tailStart : plan.readLo;
+  iv[3] = tailFirst ? count : plan.readHi;
+  iv[4] = tailFirst ? plan.readLo : plan.tailStart;
+  iv[5] = tailFirst ? plan.readHi : count;
+  out.fill(0);
+  let k = 0;
+  let cs = 0;
+  let ce = 0;
+  for (let j = 0; j < 6; j += 2) {
+    const s = iv[j];
+    const e = iv[j + 1];
+    if (e <= s) continue;
+    if (ce > cs && s <= ce) {
+      if (e > ce) ce = e;
+    } else {
+      if (ce > cs) {
+        out[k++] = cs;
+        out[k++] = ce;
+      }
+      cs = s;
+      ce = e;
+    }
+  }
+  if (ce > cs) {
+    out[k++] = cs;
+    out[k++] = ce;
+  }
+  return out;
+}
+const SPAN_SCRATCH = new Int32Array(6);
+
 /** Bytes of one accumulator slot of the wasm sweep: separation, alignment, cohesion as f32x4. */
 export const WASM_SLOT_BYTES = 48;
 
@@ -196,13 +242,7 @@ export class WasmKernel {
     sink: KeySink | null = null,
   ): void {
     // only the agents this share reads (two threads copied the whole flock each, every step)
-    const spans = this.spans;
-    spans[0] = plan.readLo;
-    spans[1] = plan.readHi;
-    spans[2] = 0;
-    spans[3] = plan.headEnd;
-    spans[4] = plan.tailStart;
-    spans[5] = count;
+    const spans = copySpans(plan, count, this.spans);
     this.load(c, grid, src, count, scratch, slots, spans);
     const { i32, u8 } = this.views!;
     const acc = this.ptr.acc;
