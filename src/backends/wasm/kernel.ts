@@ -87,7 +87,8 @@ export const WASM_SLOT_BYTES = 48;
 
 /**
  * One thread's instance of the WebAssembly SIMD kernel. Its memory holds a copy of the sorted
- * agents and cell starts (copied in per step, so the state buffer stays plain JS memory); the
+ * agents and cell starts (copied in per step, so the state buffer stays plain JS memory: all
+ * agents for gathering, only those a sweep share reads for the sweep, see copySpans); the
  * result is copied out for the slots this thread steps.
  */
 export class WasmKernel {

@@ -240,7 +240,7 @@ export class StepThread {
     const f = this.fault;
     if (!f || (f.phase ?? 'kernel') !== phase) return;
     if (f.kind === 'slow') {
-      if (step >= f.atStep) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, f.delayMs ?? 20);
+      if (step >= f.atStep) Atomics.wait(SLEEP, 0, 0, f.delayMs ?? 20);
       return;
     }
     if (f.atStep !== step) return;
@@ -248,6 +248,9 @@ export class StepThread {
     exitNow(3);
   }
 }
+
+/** A slot nobody notifies: waiting on it sleeps (the `slow` test fault). */
+const SLEEP = new Int32Array(new SharedArrayBuffer(4));
 
 /** End this worker abruptly (process.exit in Node, close() in a browser). */
 function exitNow(code: number): void {
