@@ -80,9 +80,9 @@ const PREDATORS: i32 = 128;
 
 const COINCIDENT_EPS: f64 = 1e-4;
 
-/** Layout version: bump with any slot change (the host checks it). */
+/** Layout version: bump with any slot or export change (the host checks it). */
 export function layoutVersion(): i32 {
-  return 5;
+  return 6;
 }
 
 /** First byte the host may use: I block, F block, then its arrays. */
@@ -720,16 +720,20 @@ function copyRun(
  * Step sorted prey [begin, end) meeting each pair once: agent i reads only candidates j > i,
  * adds the pair's terms to its own lanes and pushes the negated terms to j's slot. The host
  * decides where this applies (no predators, no field of view, no per-candidate minimum image)
- * and sets the ring, tail and sink; slots start at zero. Partners below `begin` come first
- * through the prologue, partners at or above `end` are pushed to the sink: any split across
- * threads gives the same bytes.
+ * and sets the ring, tail and sink; slots start at zero. A share [begin, pushEnd) is swept in
+ * one call (end = pushEnd) or in consecutive calls [begin, e1), [e1, e2), ... that continue
+ * each other (`fresh` 1 on the first only) and may stop before pushEnd, where another thread
+ * takes over: partners below the share come first through the prologue (run by the first
+ * call for every agent of the share that has them), partners at or above `pushEnd` are pushed
+ * to the sink, those in [end, pushEnd) to slots the next call reads or nobody does. Any split
+ * across threads gives the same bytes.
  */
-export function sweep(begin: i32, end: i32): void {
+export function sweep(begin: i32, end: i32, pushEnd: i32, fresh: i32): void {
   const window = gi(I_WINDOW);
-  if (begin > 0) {
-    prologue(begin, min(end, begin + window), begin);
+  if (fresh !== 0 && begin > 0) {
+    prologue(begin, min(pushEnd, begin + window), begin);
     const t0 = max(max(gi(I_TAIL_START), begin), begin + window);
-    if (t0 < end) prologue(t0, end, begin);
+    if (t0 < pushEnd) prologue(t0, pushEnd, begin);
   }
   const px = gp(I_PX);
   const py = gp(I_PX + 1);
@@ -934,10 +938,10 @@ export function sweep(begin: i32, end: i32): void {
         // j's terms as one vector per lane and rule ([x, y, z, count]), added to the four
         // partners' f32 slots (found once for the three rules)
         const live = n - k;
-        const a0 = slotOf(i32x4.extract_lane(jv, 0), end);
-        const a1 = live > 1 ? slotOf(i32x4.extract_lane(jv, 1), end) : a0;
-        const a2 = live > 2 ? slotOf(i32x4.extract_lane(jv, 2), end) : a0;
-        const a3 = live > 3 ? slotOf(i32x4.extract_lane(jv, 3), end) : a0;
+        const a0 = slotOf(i32x4.extract_lane(jv, 0), pushEnd);
+        const a1 = live > 1 ? slotOf(i32x4.extract_lane(jv, 1), pushEnd) : a0;
+        const a2 = live > 2 ? slotOf(i32x4.extract_lane(jv, 2), pushEnd) : a0;
+        const a3 = live > 3 ? slotOf(i32x4.extract_lane(jv, 3), pushEnd) : a0;
         pushRule(a0, a1, a2, a3, live, 0, tsx, tsy, tsz, tsn);
         pushRule(
           a0,
@@ -954,7 +958,7 @@ export function sweep(begin: i32, end: i32): void {
         pushRule(a0, a1, a2, a3, live, 32, f32x4.neg(tqx), f32x4.neg(tqy), f32x4.neg(tqz), tqn);
       }
       // what the agents below i pushed, then i's own lanes; finished two at a time
-      const ai = slotOf(i, end);
+      const ai = slotOf(i, pushEnd);
       const s0 = v128.load(ai);
       const s1 = v128.load(ai, 16);
       const s2 = v128.load(ai, 32);

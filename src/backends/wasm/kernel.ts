@@ -31,7 +31,7 @@ interface Exports {
   layoutVersion(): number;
   heapBase(): number;
   step(begin: number, end: number): void;
-  sweep(begin: number, end: number): void;
+  sweep(begin: number, end: number, pushEnd: number, fresh: number): void;
 }
 
 const PAGE = 65536;
@@ -95,6 +95,8 @@ export class WasmKernel {
   private readonly x: Exports;
   private readonly base: number;
   private readonly spans = new Int32Array(6);
+  /** The share being stepped: its first agent, the next one, its planned end, and how. */
+  private readonly open = { begin: 0, at: 0, pushEnd: 0, sweep: false };
   private capacity = -1;
   private cells = -1;
   private maxRanges = -1;
@@ -242,12 +244,41 @@ export class WasmKernel {
     slots: number,
     sink: KeySink | null = null,
   ): void {
+    this.sweepOpen(c, grid, src, count, scratch, plan, slots, sink, true);
+    this.advance(plan.end);
+    this.close(src, dst, sink);
+    this.countsOut(sink, grid.nCells);
+  }
+
+  /**
+   * Begin the sweep of the share planned as [plan.begin, plan.end), to be run in one or more
+   * consecutive advance calls that may stop before plan.end (a workers thread grows its share
+   * while another thread has not claimed the rest: see workers/zones.ts). `firstOfPass`: this
+   * thread's first share of the step (the per-cell counts restart from zero; they add up over
+   * the thread's shares until countsOut).
+   */
+  sweepOpen(
+    c: RuleConstants,
+    grid: UniformGrid,
+    src: Half,
+    count: number,
+    scratch: KernelScratch,
+    plan: Readonly<SweepWindow>,
+    slots: number,
+    sink: KeySink | null,
+    firstOfPass: boolean,
+  ): void {
     // only the agents this share reads (two threads copied the whole flock each, every step)
     const spans = copySpans(plan, count, this.spans);
     this.load(c, grid, src, count, scratch, slots, spans);
     const { i32, u8 } = this.views!;
     const acc = this.ptr.acc;
-    this.keysIn(sink, grid.nCells);
+    if (firstOfPass) this.keysIn(sink, grid.nCells);
+    else {
+      // the counts of the thread's earlier shares stay (the memory did not move: same sizes)
+      i32[I.keys] = sink ? this.ptr.keys : 0;
+      i32[I.counts] = this.ptr.counts;
+    }
     u8.fill(0, acc, acc + WASM_SLOT_BYTES * plan.slots);
     i32[I.acc] = acc;
     i32[I.ring] = plan.ring;
@@ -255,9 +286,69 @@ export class WasmKernel {
     i32[I.tailLo] = plan.tailLo;
     i32[I.sink] = plan.sink;
     i32[I.window] = plan.agents;
-    this.x.sweep(plan.begin, plan.end);
-    this.unload(src, dst, plan.begin, plan.end);
-    this.keysOut(sink, plan.begin, plan.end, grid.nCells);
+    const o = this.open;
+    o.begin = plan.begin;
+    o.at = plan.begin;
+    o.pushEnd = plan.end;
+    o.sweep = true;
+  }
+
+  /**
+   * Begin gathering a share from `begin` on (stepRange's pass), to be run in consecutive
+   * advance calls. `firstOfPass`: this thread's first share of the step (copies every agent in
+   * and restarts the per-cell counts; later shares of the step reuse both).
+   */
+  gatherOpen(
+    c: RuleConstants,
+    grid: UniformGrid,
+    src: Half,
+    count: number,
+    scratch: KernelScratch,
+    sink: KeySink | null,
+    begin: number,
+    firstOfPass: boolean,
+  ): void {
+    if (firstOfPass) {
+      this.load(c, grid, src, count, scratch, 0);
+      this.keysIn(sink, grid.nCells);
+    }
+    const o = this.open;
+    o.begin = begin;
+    o.at = begin;
+    o.pushEnd = count;
+    o.sweep = false;
+  }
+
+  /** Step the open share on up to agent `to` (at most the end its sweep was planned for). */
+  advance(to: number): void {
+    const o = this.open;
+    const end = to < o.pushEnd ? to : o.pushEnd;
+    if (end <= o.at) return;
+    if (o.sweep) this.x.sweep(o.at, end, o.pushEnd, o.at === o.begin ? 1 : 0);
+    else this.x.step(o.at, end);
+    o.at = end;
+  }
+
+  /** The agents the open share has stepped so far: [begin, at). */
+  get stepped(): Readonly<{ begin: number; at: number }> {
+    return this.open;
+  }
+
+  /** Copy the open share's stepped agents out into `dst` and their next-step keys into `sink`. */
+  close(src: Half, dst: Half, sink: KeySink | null): void {
+    const { begin, at } = this.open;
+    this.unload(src, dst, begin, at);
+    if (sink) {
+      const k = this.ptr.keys >> 2;
+      sink.keys.set(this.views!.u32.subarray(k + begin, k + at), begin);
+    }
+  }
+
+  /** Write this thread's per-cell counts of the step (its row at `sink.offset`). */
+  countsOut(sink: KeySink | null, nCells: number): void {
+    if (!sink) return;
+    const n = this.ptr.counts >> 2;
+    sink.counts.set(this.views!.u32.subarray(n, n + nCells), sink.offset);
   }
 
   /** Ask the kernel for the next step's keys and counts (zeroed) when there is a sink. */
@@ -274,9 +365,8 @@ export class WasmKernel {
     if (!sink) return;
     const { u32 } = this.views!;
     const k = this.ptr.keys >> 2;
-    const n = this.ptr.counts >> 2;
     sink.keys.set(u32.subarray(k + begin, k + end), begin);
-    sink.counts.set(u32.subarray(n, n + nCells), sink.offset);
+    this.countsOut(sink, nCells);
   }
 
   /**

@@ -1,8 +1,8 @@
 /**
  * Slot numbers of the WebAssembly kernel's I (i32) and F (f64) blocks: mirrors the constants
- * at the top of wasm/kernel.ts. Bump LAYOUT_VERSION in both places with any change.
+ * at the top of wasm/kernel.ts. Bump LAYOUT_VERSION in both places with any change (slots or exports).
  */
-export const LAYOUT_VERSION = 5;
+export const LAYOUT_VERSION = 6;
 
 export const I = {
   src: 0, // px py pz vx vy vz id kind

@@ -46,22 +46,31 @@ export interface Control {
   readonly speeds: Float64Array;
   /** Per thread, written only by that thread: agents it stepped in its last pass. */
   readonly passAgents: Float64Array;
+  /**
+   * Claim words of the pass's zones (zones.ts): two sets of `threads` Int32 words, used by
+   * alternate steps so that one set is reset while the other is in use.
+   */
+  readonly claims: Int32Array;
 }
+
+/** Bytes per thread after the fixed part: two Float64 slots and two Int32 claim words. */
+const PER_THREAD_BYTES = 2 * 8 + 2 * 4;
 
 /** A new, zeroed control block for `threads` step threads. */
 export function createControl(threads: number): Control {
-  return controlFrom(new SharedArrayBuffer(PER_THREAD_OFFSET + 2 * 8 * threads));
+  return controlFrom(new SharedArrayBuffer(PER_THREAD_OFFSET + PER_THREAD_BYTES * threads));
 }
 
 /** Views over a control block received from another thread. */
 export function controlFrom(buffer: SharedArrayBuffer): Control {
-  const threads = (buffer.byteLength - PER_THREAD_OFFSET) / 16;
+  const threads = (buffer.byteLength - PER_THREAD_OFFSET) / PER_THREAD_BYTES;
   return {
     buffer,
     i32: new Int32Array(buffer, 0, INT_SLOTS),
     timing: new Float64Array(buffer, TIMING_OFFSET, TIMING_SLOTS),
     speeds: new Float64Array(buffer, PER_THREAD_OFFSET, threads),
     passAgents: new Float64Array(buffer, PER_THREAD_OFFSET + 8 * threads, threads),
+    claims: new Int32Array(buffer, PER_THREAD_OFFSET + 16 * threads, 2 * threads),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Params } from '../../params/schema.ts';
 import { deriveConstants, type RuleConstants } from '../../rules/constants.ts';
 import { type KeySink, UniformGrid } from '../../spatial/grid.ts';
-import { FlockState, PREDATOR } from '../../state/layout.ts';
+import { FlockState, type Half, PREDATOR } from '../../state/layout.ts';
 import { gridConfigFor } from '../cpu/backend.ts';
 import { createScratch, type KernelScratch } from '../cpu/kernel.ts';
 import { NeighbourPass } from '../cpu/neighbour-pass.ts';
@@ -17,6 +17,7 @@ import {
   scatterRange,
   share,
 } from './shared-grid.ts';
+import { CHUNKS, chunkAt, claimedLeft, claimLeft, claimRight, zoneInto } from './zones.ts';
 
 /** Thrown by an injected fault (tests only). */
 export class InjectedFault extends Error {
@@ -50,9 +51,15 @@ export class StepThread {
   private readonly timing: Float64Array;
   private readonly speeds: Float64Array;
   private readonly passAgents: Float64Array;
-  /** Cumulative fractions of the threads' slot ranges: the next pass, and the grid build's. */
-  private cutPass: Float64Array;
-  private cutGrid: Float64Array;
+  /** Cumulative fractions of the threads' shares of the next pass (balance.ts). */
+  private readonly cutPass: Float64Array;
+  /** Every thread's slots of the next grid build: those of its last pass, [bounds[t], bounds[t+1]). */
+  private readonly bounds: Int32Array;
+  private readonly claims: Int32Array;
+  private readonly zone = new Int32Array(2);
+  /** This thread's slots in the last pass (zonedPass). */
+  private passLo = 0;
+  private passHi = 0;
   private readonly fault: FaultInjection | null;
   private readonly grid = new UniformGrid();
   private params: Params | null = null;
@@ -88,7 +95,8 @@ export class StepThread {
     this.speeds = control.speeds;
     this.passAgents = control.passAgents;
     this.cutPass = new Float64Array(threads + 1);
-    this.cutGrid = new Float64Array(threads + 1);
+    this.bounds = new Int32Array(threads + 1);
+    this.claims = control.claims;
     this.fault = fault && fault.worker === index ? fault : null;
   }
 
@@ -161,7 +169,10 @@ export class StepThread {
     // may have written); the speeds are read only between a step's last barrier and the next
     // step's first, when no thread can be writing its own
     splitInto(this.speeds, T, this.cutPass);
-    this.cutGrid.set(this.cutPass);
+    for (let u = 0; u <= T; u++) this.bounds[u] = cutAt(count, this.cutPass, u);
+    // the zones' claim words of both parities start free (no thread claims before a barrier)
+    if (t === 0) this.claims.fill(0);
+    const zoned = T > 1 && this.pass.growable;
     for (let s = 0; s < n; s++) {
       this.step = stepCount;
       const t0 = performance.now();
@@ -169,8 +180,8 @@ export class StepThread {
       this.maybeFail(stepCount, 'grid');
       const front = state.halves[current];
       const back = state.halves[current ^ 1];
-      const a0 = cutAt(count, this.cutGrid, t);
-      const a1 = cutAt(count, this.cutGrid, t + 1);
+      const a0 = this.bounds[t];
+      const a1 = this.bounds[t + 1];
       if (!keysReady) keysAndHistogram(grid, front, a0, a1, hist, row);
       barrier(ctl, T);
       const nCells = grid.nCells;
@@ -195,11 +206,26 @@ export class StepThread {
       this.maybeFail(stepCount, 'kernel');
       const src = state.halves[current];
       const dst = state.halves[current ^ 1];
-      const b0 = cutAt(inGrid, this.cutPass, t);
-      const b1 = cutAt(inGrid, this.cutPass, t + 1);
       // (every thread is past the scatter: the kernel may overwrite this thread's histogram row)
       const sink = s + 1 < n && this.useWasm ? this.sink : null;
-      keysReady = this.pass.run(this.c!, grid, src, dst, inGrid, b0, b1, this.scratch!, sink);
+      if (zoned) keysReady = this.zonedPass(grid, src, dst, inGrid, sink, s & 1);
+      else {
+        this.passLo = cutAt(inGrid, this.cutPass, t);
+        this.passHi = cutAt(inGrid, this.cutPass, t + 1);
+        keysReady = this.pass.run(
+          this.c!,
+          grid,
+          src,
+          dst,
+          inGrid,
+          this.passLo,
+          this.passHi,
+          this.scratch!,
+          sink,
+        );
+      }
+      const b0 = this.passLo;
+      const b1 = this.passHi;
       const t2 = performance.now();
       recordSpeed(this.speeds, t, b1 - b0, t2 - t1);
       this.passAgents[t] = b1 - b0;
@@ -211,9 +237,10 @@ export class StepThread {
       barrier(ctl, T, 2 * s + 2, inGrid);
       current ^= 1;
       stepCount++;
-      const swap = this.cutGrid;
-      this.cutGrid = this.cutPass;
-      this.cutPass = splitInto(this.speeds, T, swap);
+      // every thread's slots of this pass (the claims are final after the barrier)
+      if (zoned) this.claimedBounds(inGrid, s & 1);
+      else for (let u = 0; u <= T; u++) this.bounds[u] = cutAt(inGrid, this.cutPass, u);
+      splitInto(this.speeds, T, this.cutPass);
       if (t === 0) {
         // the mean per step of this batch so far
         tGrid += t1 - t0;
@@ -234,6 +261,76 @@ export class StepThread {
       }
     }
     this.phase = 'idle';
+  }
+
+  /**
+   * This thread's pass with zones (zones.ts): its own share, grown up into the zone above one
+   * chunk at a time while chunks are left, then shares taken from the right end of the zone
+   * below. Sets passLo/passHi; returns whether the pass wrote the next step's keys to `sink`.
+   */
+  private zonedPass(
+    grid: UniformGrid,
+    src: Half,
+    dst: Half,
+    count: number,
+    sink: KeySink | null,
+    parity: number,
+  ): boolean {
+    const T = this.threads;
+    const t = this.index;
+    const c = this.c!;
+    const pass = this.pass;
+    const words = this.claims;
+    const set = parity * T;
+    // the other parity's words are next used by the next step, after this step's barriers
+    if (t === 0) words.fill(0, T - set, 2 * T - set);
+    const zone = this.zone;
+    let lo = t > 0 ? zoneInto(count, this.cutPass, t - 1, zone)[1] : 0;
+    let hi = count;
+    let top = count;
+    if (t < T - 1) {
+      zoneInto(count, this.cutPass, t, zone);
+      hi = zone[0];
+      top = zone[1];
+    }
+    const ready = pass.open(c, grid, src, count, lo, top, this.scratch!, sink, true);
+    const keys = ready ? sink : null;
+    pass.advance(hi);
+    if (t < T - 1) {
+      for (let q = claimLeft(words, set + t); q >= 0; q = claimLeft(words, set + t))
+        pass.advance(chunkAt(hi, top, q + 1));
+      hi = pass.reached;
+    }
+    pass.close(src, dst, keys);
+    if (t > 0) {
+      zoneInto(count, this.cutPass, t - 1, zone);
+      const chunk = (zone[1] - zone[0]) / CHUNKS;
+      const keep = chunk > 0 ? Math.ceil(pass.shareCost / chunk) : CHUNKS;
+      for (let q = claimRight(words, set + t - 1, keep); q >= 0; q = claimRight(words, set + t - 1, keep)) {
+        const from = chunkAt(zone[0], zone[1], q);
+        if (from >= lo) continue;
+        pass.open(c, grid, src, count, from, lo, this.scratch!, sink, false);
+        pass.advance(lo);
+        pass.close(src, dst, keys);
+        lo = from;
+      }
+    }
+    if (keys) pass.countsOut(keys, grid.nCells);
+    this.passLo = lo;
+    this.passHi = hi;
+    return ready;
+  }
+
+  /** Every thread's slots of the last zoned pass, from the final claims (after its barrier). */
+  private claimedBounds(count: number, parity: number): void {
+    const T = this.threads;
+    const b = this.bounds;
+    b[0] = 0;
+    for (let k = 0; k + 1 < T; k++) {
+      zoneInto(count, this.cutPass, k, this.zone);
+      b[k + 1] = chunkAt(this.zone[0], this.zone[1], claimedLeft(this.claims, parity * T + k));
+    }
+    b[T] = count;
   }
 
   private maybeFail(step: number, phase: 'grid' | 'kernel'): void {
