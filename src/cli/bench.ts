@@ -239,7 +239,9 @@ export async function benchCommand(argv: readonly string[]): Promise<number> {
   const { rows, scaling } = await measureAll(p.specs, p.skipped, p.inProcess, p.repeat, (row, k) => {
     if (p.json) return;
     if (p.repeat === 1) out(STANDARD_TABLE.line(standardCells(row)));
-    else err(`repeat ${k + 1}/${p.repeat}: ${STANDARD_TABLE.line(standardCells(row))}`);
+    // a skipped row says so once, in the combined table, not in every repeat
+    else if (row.status !== 'skipped')
+      err(`repeat ${k + 1}/${p.repeat}: ${STANDARD_TABLE.line(standardCells(row))}`);
   });
   if (p.json) {
     const date = new Date().toISOString();

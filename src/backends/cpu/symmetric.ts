@@ -38,8 +38,13 @@ const STRIDE = 12;
  * cluster) takes the per-range path.
  */
 const RUN_MAX = 1024;
-/** Accumulator memory may not exceed this many bytes per agent of capacity. */
+/**
+ * Accumulator memory may not exceed this many bytes per agent of capacity, or MIN_BYTES where
+ * that is more: a small flock's window is a larger part of it (at 10k agents in the standard
+ * scenario the sweep needs about 27 B/agent), and a megabyte costs nothing there.
+ */
 const BYTES_PER_AGENT = 24;
+const MIN_BYTES = 1 << 20;
 
 /**
  * The single-thread step that evaluates each neighbour pair once, for both agents.
@@ -135,7 +140,8 @@ export class SymmetricSweep {
       const perCell = capacity / grid.nCells;
       const ring = nextPowerOfTwo(Math.ceil(1.2 * this.ahead * perCell));
       const tail = Math.ceil(1.5 * (grid.nCells - this.tailCell) * perCell);
-      slots = Math.min(ring + tail + 1, Math.floor((capacity * BYTES_PER_AGENT) / (8 * STRIDE)));
+      const budget = Math.max(capacity * BYTES_PER_AGENT, MIN_BYTES);
+      slots = Math.min(ring + tail + 1, Math.floor(budget / (8 * STRIDE)));
     }
     this.slots = slots;
     this.slotBytes = allocate ? STRIDE * 8 : slotBytes;
