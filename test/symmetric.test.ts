@@ -135,25 +135,31 @@ describe('symmetric sweep', () => {
     assert.ok(swept >= 50, `the sweep applied to only ${swept} of 150 worlds`);
   });
 
-  test('the cpu backend takes the sweep for a large periodic flock and matches the gathering kernel', () => {
-    const opts = {
-      preset: 'reynolds' as const,
-      prey: 30000,
-      seed: 5,
-      world: { x: 120, y: 120, z: 120, boundary: 'wrap' as const },
-    };
-    const a = createFlockSync(opts);
-    a.stepSync(3);
-    assert.equal(a.info().pairs, 'symmetric');
-    // the same flock stepped by the gathering kernel alone
-    const b = createFlockSync(opts);
-    const backend = (b as unknown as { impl: CpuBackend }).impl;
-    assert.ok(backend instanceof CpuBackend);
-    (backend as unknown as { pass: { sweep: { run(): boolean } } }).pass.sweep.run = () => false;
-    b.stepSync(3);
-    assert.equal(b.info().pairs, 'gather');
-    assert.equal(a.stateHash(), b.stateHash());
-  });
+  // 10k: a small flock's window is a larger part of it (about 27 B/agent of accumulators, over the
+  // 24 B/agent budget: the floor of that budget lets it sweep)
+  for (const [prey, side] of [
+    [10000, 84],
+    [30000, 120],
+  ] as const)
+    test(`the cpu backend takes the sweep for a periodic flock of ${prey} and matches the gathering kernel`, () => {
+      const opts = {
+        preset: 'reynolds' as const,
+        prey,
+        seed: 5,
+        world: { x: side, y: side, z: side, boundary: 'wrap' as const },
+      };
+      const a = createFlockSync(opts);
+      a.stepSync(3);
+      assert.equal(a.info().pairs, 'symmetric');
+      // the same flock stepped by the gathering kernel alone
+      const b = createFlockSync(opts);
+      const backend = (b as unknown as { impl: CpuBackend }).impl;
+      assert.ok(backend instanceof CpuBackend);
+      (backend as unknown as { pass: { sweep: { run(): boolean } } }).pass.sweep.run = () => false;
+      b.stepSync(3);
+      assert.equal(b.info().pairs, 'gather');
+      assert.equal(a.stateHash(), b.stateHash());
+    });
 
   test('interior cells sweep one candidate run; cells whose run outgrows its buffer take the ranges: the same bytes', () => {
     const opts = {
