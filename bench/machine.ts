@@ -14,8 +14,8 @@ export interface Machine {
   cores: number;
   /** Vector extensions the CPU reports (x86 flags), e.g. ["avx2", "avx512f"]. */
   simd: string[];
-  /** Cache sizes in bytes (per core for L1d and L2, the whole L3); 0 where unknown. */
-  cache: { l1d: number; l2: number; l3: number };
+  /** Cache sizes in bytes (L2 per core, the whole L3); 0 where unknown. */
+  cache: { l2: number; l3: number };
   /** Total memory, bytes. */
   memory: number;
   node: string;
@@ -38,13 +38,12 @@ function cpuinfo(): { model?: string; id: string; flags: string[] } {
   }
 }
 
-/** Size in bytes of cpu0's cache at `level` (Data or Unified), from sysfs; 0 where unknown. */
+/** Size in bytes of cpu0's unified cache at `level` (2 or 3), from sysfs; 0 where unknown. */
 function cacheSize(level: number): number {
   for (let i = 0; i < 8; i++) {
     const dir = `/sys/devices/system/cpu/cpu0/cache/index${i}`;
     try {
       if (Number(readFileSync(`${dir}/level`, 'utf8')) !== level) continue;
-      if (readFileSync(`${dir}/type`, 'utf8').trim() === 'Instruction') continue;
       const m = /^(\d+)([KMG]?)/.exec(readFileSync(`${dir}/size`, 'utf8').trim());
       if (!m) return 0;
       return Number(m[1]) * ({ K: 1024, M: 1024 ** 2, G: 1024 ** 3 }[m[2]] ?? 1);
@@ -67,7 +66,7 @@ export function describeMachine(): Machine {
     cpuId: info.id,
     cores,
     simd: SIMD_FLAGS.filter((f) => info.flags.includes(f)),
-    cache: { l1d: cacheSize(1), l2: cacheSize(2), l3: cacheSize(3) },
+    cache: { l2: cacheSize(2), l3: cacheSize(3) },
     memory: os.totalmem(),
     node: process.version,
     os: `${os.type()} ${os.release()} ${os.arch()}`,
@@ -83,12 +82,7 @@ const size = (b: number) => (b >= 1024 ** 2 ? `${b / 1024 ** 2} MiB` : `${b / 10
 export function machineLine(m: Machine): string {
   const id = m.cpuId ? ` (${m.cpuId})` : '';
   const simd = m.simd.length ? ` (${m.simd.join(', ')})` : '';
-  const caches = [
-    m.cache.l2 ? `L2 ${size(m.cache.l2)} per core` : '',
-    m.cache.l3 ? `L3 ${size(m.cache.l3)}` : '',
-  ]
-    .filter(Boolean)
-    .map((s) => `, ${s}`)
-    .join('');
-  return `${m.cpu}${id}, ${m.cores} cores${simd}${caches}, ${(m.memory / 2 ** 30).toFixed(1)} GiB, Node ${m.node}, ${m.os}`;
+  const l2 = m.cache.l2 ? `, L2 ${size(m.cache.l2)} per core` : '';
+  const l3 = m.cache.l3 ? `, L3 ${size(m.cache.l3)}` : '';
+  return `${m.cpu}${id}, ${m.cores} cores${simd}${l2}${l3}, ${(m.memory / 2 ** 30).toFixed(1)} GiB, Node ${m.node}, ${m.os}`;
 }
