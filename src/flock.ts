@@ -1,5 +1,13 @@
 import { CpuBackend } from './backends/cpu/backend.ts';
 import type { Backend, BackendInfo, BackendName, StepTiming, SyncBackend } from './backends/types.ts';
+import {
+  checkKernelChoice,
+  decideKernel,
+  type KernelChoice,
+  type KernelName,
+  wasmGapIssue,
+  wasmGaps,
+} from './backends/wasm/select.ts';
 import { computeMetrics, type Metrics } from './metrics/metrics.ts';
 import { getPreset, type PresetName, presets } from './params/presets.ts';
 import type { Params, ParamsOverride } from './params/schema.ts';
@@ -8,7 +16,8 @@ import { fields, getPath } from './params/walk.ts';
 import { hashHalf } from './state/checksum.ts';
 import { SPARE_SLOTS, seedAgents } from './state/init.ts';
 import { FIELDS, FlockState, PREDATOR } from './state/layout.ts';
-import { decodeSnapshot, encodeSnapshot } from './state/snapshot.ts';
+import { decodeSnapshot, encodeSnapshot, type SnapshotMeta } from './state/snapshot.ts';
+import { VERSION } from './version.ts';
 
 /** Options of {@link createFlock}: engine options plus any parameter overrides at the top level. */
 export interface FlockOptions extends ParamsOverride {
@@ -21,11 +30,13 @@ export interface FlockOptions extends ParamsOverride {
   /** Worker threads (workers backend). */
   threads?: number;
   /**
-   * Kernel of the cpu and workers backends: `js` (the TypeScript reference), `wasm` (WebAssembly
-   * SIMD; fails with the reason where unsupported) or `auto` (default: wasm where the runtime
-   * and the parameters allow, else js). The synchronous API always uses `js`.
+   * Kernel of the cpu and workers backends, chosen once per flock: `js` (the TypeScript
+   * reference), `wasm` (WebAssembly SIMD; a ParamError naming the field when the parameters need
+   * something it lacks, e.g. `laser.enabled`) or `auto` (default: wasm where it loads and covers
+   * the starting parameters, else js). A flock on wasm refuses a later set()/reset() that needs
+   * js; info() says which kernel runs and why. The synchronous API always uses `js`.
    */
-  kernel?: 'js' | 'wasm' | 'auto';
+  kernel?: KernelChoice;
   /** Put the state in a SharedArrayBuffer (implied by `workers`). */
   shared?: boolean;
 }
@@ -54,21 +65,59 @@ export function paramsFromOptions(options: FlockOptions = {}): Params {
   return resolveParams(merged);
 }
 
-async function makeBackend(options: FlockOptions): Promise<Backend> {
+/** Which kernel a flock runs for its whole life, and why (see {@link Flock.info}). */
+export interface KernelPlan {
+  /** The kernel option as given (`auto` when omitted); null on the webgpu backend. */
+  readonly choice: KernelChoice | null;
+  readonly kernel: KernelName;
+  readonly reason: string;
+}
+
+/** {@link Flock.info}: what the backend runs, plus the kernel decision and the package version. */
+export interface FlockInfo extends BackendInfo {
+  /** The kernel option as given (`auto` when omitted); null on the webgpu backend. */
+  readonly kernelChoice: KernelChoice | null;
+  /** Why this kernel runs, e.g. "auto chose wasm: …" or "continues the snapshot's kernel (js)". */
+  readonly kernelReason: string;
+  /** Package version. */
+  readonly version: string;
+}
+
+const BACKEND_NAMES = ['cpu', 'workers', 'webgpu'];
+
+/** The backend for these options, with the kernel decided once for `params`. */
+async function makeBackend(
+  options: FlockOptions,
+  params: Params,
+): Promise<{ impl: Backend; plan: KernelPlan }> {
   const name = options.backend ?? 'cpu';
-  if (name === 'cpu') {
-    const { checkKernelChoice, wasmKernelFor } = await import('./backends/wasm/select.ts');
-    return new CpuBackend(await wasmKernelFor(checkKernelChoice(options.kernel)));
-  }
-  if (name === 'workers') {
-    const m = await import('./backends/workers/backend.ts');
-    return m.createWorkersBackend({ threads: options.threads, kernel: options.kernel });
-  }
+  if (!BACKEND_NAMES.includes(name))
+    throw new ParamError([{ path: 'backend', value: name, allowed: 'one of "cpu", "workers", "webgpu"' }]);
   if (name === 'webgpu') {
+    if (options.kernel !== undefined && options.kernel !== 'auto')
+      throw new ParamError([
+        {
+          path: 'kernel',
+          value: options.kernel,
+          allowed:
+            'nothing (or "auto") with the webgpu backend, which runs WGSL; js and wasm are for cpu and workers',
+        },
+      ]);
     const m = await import('./backends/webgpu/backend.ts');
-    return m.createWebGpuBackend();
+    return {
+      impl: await m.createWebGpuBackend(),
+      plan: { choice: null, kernel: 'wgsl', reason: 'the webgpu backend runs WGSL' },
+    };
   }
-  throw new ParamError([{ path: 'backend', value: name, allowed: 'one of "cpu", "workers", "webgpu"' }]);
+  const d = await decideKernel(checkKernelChoice(options.kernel), params);
+  const plan: KernelPlan = { choice: d.choice, kernel: d.kernel, reason: d.reason };
+  if (name === 'cpu') {
+    const { WasmKernel } = await import('./backends/wasm/kernel.ts');
+    return { impl: new CpuBackend(d.module ? await WasmKernel.create(d.module) : null), plan };
+  }
+  const m = await import('./backends/workers/backend.ts');
+  // the decided kernel, never 'auto': the backend must not choose again
+  return { impl: await m.createWorkersBackend({ threads: options.threads, kernel: d.kernel }), plan };
 }
 
 function newState(p: Params, shared: boolean): FlockState {
@@ -95,15 +144,26 @@ export class Flock {
   private _state: FlockState;
   private readonly impl: Backend;
   private chain: Promise<void> = Promise.resolve();
+  /** step()/reset() calls queued and not yet finished (stepSync refuses while any is). */
+  private queued = 0;
   private disposed = false;
+  /** The kernel this flock runs for its whole life, and why. */
+  readonly kernel: KernelPlan;
 
   /** @internal use {@link createFlock}, {@link createFlockSync} or {@link restoreFlock}. */
-  constructor(impl: Backend, state: FlockState, params: Params) {
+  constructor(impl: Backend, state: FlockState, params: Params, kernel?: KernelPlan) {
     this.impl = impl;
     this.backend = impl.name;
     this._state = state;
     this._params = params;
     impl.configure(params, state);
+    const runs = impl.info().kernel;
+    this.kernel = kernel ?? { choice: null, kernel: runs, reason: 'given by the backend' };
+    // the backend must run what was decided (a backend that chose on its own would break this)
+    if (runs !== this.kernel.kernel)
+      throw new Error(
+        `internal: the ${impl.name} backend runs ${runs}, not the decided ${this.kernel.kernel}`,
+      );
   }
 
   /** The parameters in force (a validated copy; change them with {@link Flock.set}). */
@@ -130,6 +190,7 @@ export class Flock {
   set(partial: ParamsOverride): void {
     this.assertLive();
     const next = resolveParams(partial, this.params as Params);
+    this.assertKernelCovers(next);
     const issues = [];
     for (const f of fields)
       if (f.spec.structural && getPath(partial as Record<string, unknown>, f) !== undefined) {
@@ -145,15 +206,46 @@ export class Flock {
     this.pending = next;
   }
 
-  /** Rebuild the flock from its seed with (optionally) changed parameters, structural ones included. */
-  async reset(partial: ParamsOverride = {}): Promise<void> {
+  /**
+   * Rebuild the flock from its seed with (optionally) changed parameters, structural ones
+   * included; the kernel stays. Validated at once (a ParamError is thrown, nothing changes).
+   * With no step() pending (always so for a flock stepped with stepSync) the flock is rebuilt
+   * before reset() returns, so stepSync can follow at once; else it is rebuilt after the pending
+   * steps, when the returned Promise resolves (stepSync refuses until then).
+   */
+  reset(partial: ParamsOverride = {}): Promise<void> {
     this.assertLive();
     const next = resolveParams(partial, this.params as Params);
-    await this.chain;
-    this._state = newState(next, this._state.buffer instanceof SharedArrayBuffer);
-    this._params = next;
-    this.pending = null;
-    this.impl.configure(next, this._state);
+    this.assertKernelCovers(next);
+    const rebuild = () => {
+      this._state = newState(next, this._state.buffer instanceof SharedArrayBuffer);
+      this._params = next;
+      this.pending = null;
+      this.impl.configure(next, this._state);
+    };
+    if (this.queued === 0) {
+      rebuild();
+      return Promise.resolve();
+    }
+    return this.enqueue(async () => rebuild());
+  }
+
+  /** A flock that runs wasm cannot take parameters only js covers (its kernel never changes). */
+  private assertKernelCovers(next: Params): void {
+    if (this.kernel.kernel !== 'wasm') return;
+    const gaps = wasmGaps(next);
+    if (gaps.length > 0)
+      throw new ParamError(gaps.map((g) => wasmGapIssue(g, `this flock runs wasm: ${this.kernel.reason}`)));
+  }
+
+  /** Run `op` after every queued step()/reset(); a failure rejects only its own Promise. */
+  private enqueue(op: () => Promise<void>): Promise<void> {
+    this.queued++;
+    const p = this.chain.then(op).finally(() => {
+      this.queued--;
+    });
+    this.chain = p.catch(() => {});
+    return p;
   }
 
   /** Advance n steps (default 1). Steps queue: calls run one after another. */
@@ -161,13 +253,10 @@ export class Flock {
     this.assertLive();
     if (!Number.isInteger(n) || n < 0)
       return Promise.reject(new RangeError(`step(n): n must be a whole number ≥ 0; got ${n}`));
-    const run = async () => {
+    return this.enqueue(async () => {
       this.applyPending();
       await this.impl.step(this._state, n);
-    };
-    const p = this.chain.then(run);
-    this.chain = p.catch(() => {});
-    return p;
+    });
   }
 
   /** Advance n steps synchronously (cpu backend only). */
@@ -177,6 +266,7 @@ export class Flock {
       throw new Error(`stepSync() needs the cpu backend; this flock uses ${this.backend}`);
     if (!Number.isInteger(n) || n < 0)
       throw new RangeError(`stepSync(n): n must be a whole number ≥ 0; got ${n}`);
+    if (this.queued > 0) throw new Error('stepSync(): a step() or reset() is still pending; await it first');
     this.applyPending();
     (this.impl as SyncBackend).stepSync(this._state, n);
   }
@@ -237,9 +327,17 @@ export class Flock {
     return this.impl;
   }
 
-  /** What the backend runs: kernel, threads, device, bytes of its spatial index. */
-  info(): BackendInfo {
-    return this.impl.info();
+  /**
+   * What the backend runs (kernel, threads, device, bytes of its spatial index), the kernel
+   * option and why that kernel runs, and the package version.
+   */
+  info(): FlockInfo {
+    return {
+      ...this.impl.info(),
+      kernelChoice: this.kernel.choice,
+      kernelReason: this.kernel.reason,
+      version: VERSION,
+    };
   }
 
   /** Timing per step in ms: the mean over the steps of the last step(n) call. */
@@ -254,10 +352,12 @@ export class Flock {
 
   /**
    * The last completed step and the parameters the next step will use (including a pending
-   * {@link Flock.set}), with a checksum (see {@link restoreFlock}).
+   * {@link Flock.set}), the kernel that stepped it and the package version, with a checksum
+   * (see {@link restoreFlock}).
    */
   snapshot(): Uint8Array {
-    return encodeSnapshot(this._state, this.pending ?? this._params);
+    const meta: SnapshotMeta = { kernel: this.kernel.kernel, version: VERSION, backend: this.backend };
+    return encodeSnapshot(this._state, this.pending ?? this._params, meta);
   }
 
   /**
@@ -304,35 +404,84 @@ export class Flock {
   }
 }
 
-/** Create a flock on any backend (cpu, workers, webgpu). */
+/** Create a flock on any backend (cpu, workers, webgpu); the kernel is decided here, once. */
 export async function createFlock(options: FlockOptions = {}): Promise<Flock> {
   const params = paramsFromOptions(options);
   const shared = options.shared ?? options.backend === 'workers';
-  const impl = await makeBackend(options);
-  return new Flock(impl, newState(params, shared), params);
+  const { impl, plan } = await makeBackend(options, params);
+  return new Flock(impl, newState(params, shared), params, plan);
+}
+
+/** The plan of the synchronous API, which runs the TypeScript kernel only. */
+function syncPlan(kernel: unknown, what: string): KernelPlan {
+  const choice = checkKernelChoice(kernel);
+  if (choice === 'wasm')
+    throw new ParamError([
+      {
+        path: 'kernel',
+        value: 'wasm',
+        allowed: `"js" or "auto" with ${what}, which runs the TypeScript kernel (the WebAssembly kernel loads asynchronously: use ${what.replace('Sync', '')})`,
+      },
+    ]);
+  return {
+    choice,
+    kernel: 'js',
+    reason: choice === 'js' ? 'kernel "js" was asked for' : `${what} runs the TypeScript kernel`,
+  };
 }
 
 /**
  * Create a flock on the single-thread cpu backend with the TypeScript reference kernel, ready to
  * step synchronously (the WebAssembly kernel loads asynchronously: use {@link createFlock}).
+ * `kernel: 'wasm'` is refused with a ParamError.
  */
 export function createFlockSync(options: Omit<FlockOptions, 'backend'> = {}): Flock {
+  const plan = syncPlan(options.kernel, 'createFlockSync');
   const params = paramsFromOptions(options);
-  return new Flock(new CpuBackend(), newState(params, options.shared ?? false), params);
+  return new Flock(new CpuBackend(), newState(params, options.shared ?? false), params, plan);
 }
 
-/** Recreate a flock from {@link Flock.snapshot} bytes. Throws SnapshotError on bad bytes. */
+/** How a restore's kernel compares with the snapshot's, in words (for info().kernelReason). */
+function restoreReason(meta: SnapshotMeta | null, runs: KernelName, asked: boolean, decided: string): string {
+  if (meta === null) return `the snapshot (format v1) does not record its kernel; ${decided}`;
+  if (meta.kernel === runs)
+    return asked ? `${decided}, as the snapshot recorded` : `continues the snapshot's kernel (${runs})`;
+  return `runs ${runs} (${decided}) but the snapshot was stepped with ${meta.kernel}: the continuation differs from an unbroken ${meta.kernel} run`;
+}
+
+/**
+ * Recreate a flock from {@link Flock.snapshot} bytes. Throws SnapshotError on bad bytes. Unless
+ * `kernel` (or `backend`) says otherwise, it continues with the kernel the snapshot recorded
+ * (webgpu for a WGSL snapshot), so the continuation equals the unbroken run; where it differs,
+ * info().kernelReason says so.
+ */
 export async function restoreFlock(
   bytes: Uint8Array,
   options: Pick<FlockOptions, 'backend' | 'threads' | 'kernel'> = {},
 ): Promise<Flock> {
-  const shared = options.backend === 'workers';
-  const { state, params } = decodeSnapshot(bytes, { shared });
-  return new Flock(await makeBackend(options), state, params);
+  // only an explicit backend can be workers, which needs the state in a SharedArrayBuffer
+  const { state, params, meta } = decodeSnapshot(bytes, { shared: options.backend === 'workers' });
+  const backend = options.backend ?? (meta?.kernel === 'wgsl' ? 'webgpu' : 'cpu');
+  const kernel =
+    options.kernel ??
+    (backend !== 'webgpu' && (meta?.kernel === 'js' || meta?.kernel === 'wasm') ? meta.kernel : undefined);
+  const { impl, plan } = await makeBackend({ ...options, backend, ...(kernel ? { kernel } : {}) }, params);
+  const asked = options.kernel !== undefined || options.backend !== undefined;
+  return new Flock(impl, state, params, {
+    ...plan,
+    reason: restoreReason(meta, plan.kernel, asked, plan.reason),
+  });
 }
 
-/** Synchronous {@link restoreFlock} on the cpu backend. */
-export function restoreFlockSync(bytes: Uint8Array): Flock {
-  const { state, params } = decodeSnapshot(bytes);
-  return new Flock(new CpuBackend(), state, params);
+/**
+ * Synchronous {@link restoreFlock} on the cpu backend with the TypeScript kernel; where the
+ * snapshot was stepped with another kernel, info().kernelReason says the continuation differs.
+ */
+export function restoreFlockSync(bytes: Uint8Array, options: Pick<FlockOptions, 'kernel'> = {}): Flock {
+  const plan = syncPlan(options.kernel, 'restoreFlockSync');
+  const { state, params, meta } = decodeSnapshot(bytes);
+  return new Flock(new CpuBackend(), state, params, {
+    ...plan,
+    reason: restoreReason(meta, 'js', options.kernel !== undefined, plan.reason),
+  });
 }

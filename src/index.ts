@@ -3,7 +3,9 @@ export {
   createFlock,
   createFlockSync,
   Flock,
+  type FlockInfo,
   type FlockOptions,
+  type KernelPlan,
   paramsFromOptions,
   restoreFlock,
   restoreFlockSync,
@@ -31,4 +33,5 @@ export {
   STATE_VERSION,
   StateFormatError,
 } from './state/layout.ts';
-export { SnapshotError } from './state/snapshot.ts';
+export { SnapshotError, type SnapshotMeta } from './state/snapshot.ts';
+export { VERSION } from './version.ts';

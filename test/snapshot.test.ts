@@ -39,8 +39,9 @@ describe('snapshots', () => {
     const f = sample();
     const bytes = f.snapshot();
     assert.equal(new DataView(bytes.buffer).getUint32(0, true), SNAPSHOT_MAGIC);
-    const { state, params } = decodeSnapshot(bytes);
+    const { state, params, meta } = decodeSnapshot(bytes);
     assert.deepEqual(params, f.params);
+    assert.ok(meta, 'a v2 snapshot carries its metadata record');
     assert.equal(state.count, f.count);
     assert.equal(state.stepCount, 7);
     assert.equal(state.dimensions, 3);
@@ -50,7 +51,7 @@ describe('snapshots', () => {
         f.state.front[name].subarray(0, f.count),
         name,
       );
-    assert.deepEqual(encodeSnapshot(state, params), bytes);
+    assert.deepEqual(encodeSnapshot(state, params, meta), bytes);
   });
 
   test('step counts beyond 2³² survive', () => {
@@ -99,9 +100,9 @@ describe('snapshots', () => {
   test('other versions are refused with the versions named', () => {
     const bytes = sample().snapshot();
     const w = new DataView(bytes.buffer);
+    w.setUint32(4, 3, true);
+    refuses(bytes, /got v3 snapshot when expected v1 or v2/);
     w.setUint32(4, 2, true);
-    refuses(bytes, /got v2 snapshot when expected v1/);
-    w.setUint32(4, 1, true);
     w.setUint32(8, 7, true);
     refuses(bytes, /v7 state when expected v1/);
   });
@@ -109,12 +110,12 @@ describe('snapshots', () => {
   test('resealed snapshots with invalid parameters or counts are still refused', () => {
     const bytes = sample().snapshot();
     const json = new TextDecoder().decode(
-      bytes.subarray(36, 36 + new DataView(bytes.buffer).getUint32(16, true)),
+      bytes.subarray(40, 40 + new DataView(bytes.buffer).getUint32(16, true)),
     );
     const bad = json.replace('"boundary":"clamp"', '"boundary":"cubic"');
     assert.equal(bad.length, json.length);
     const edited = bytes.slice();
-    edited.set(new TextEncoder().encode(bad), 36);
+    edited.set(new TextEncoder().encode(bad), 40);
     refuses(reseal(edited), /parameters invalid[\s\S]*world\.boundary/);
     // count larger than capacity
     const big = bytes.slice();

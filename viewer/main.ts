@@ -79,12 +79,19 @@ async function main(): Promise<void> {
   // --- the flock: the backend from the URL, else cpu with the reason shown
   let backendReason = '';
   let flock: Flock;
+  // The laser and obstacles can be switched on at any time here, and a flock's kernel never
+  // changes (the wasm kernel would refuse them): cpu and workers run the js kernel.
+  const kernelFor = (backend: string) => (backend === 'webgpu' ? {} : { kernel: 'js' as const });
   try {
-    flock = await createFlock({ backend: config.backend, params: config.params });
+    flock = await createFlock({
+      backend: config.backend,
+      ...kernelFor(config.backend),
+      params: config.params,
+    });
   } catch (e) {
     backendReason = `${config.backend}: ${errorText(e)}`;
     config.backend = 'cpu';
-    flock = await createFlock({ backend: 'cpu', params: config.params });
+    flock = await createFlock({ backend: 'cpu', kernel: 'js', params: config.params });
   }
 
   // --- three.js

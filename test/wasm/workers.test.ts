@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { WorkersBackend } from '../../src/backends/workers/backend.ts';
 import { createFlock, createFlockSync, type Flock, type FlockOptions } from '../../src/flock.ts';
+import { ParamError } from '../../src/params/validate.ts';
 
 const info = (f: Flock) => (f as unknown as { impl: WorkersBackend }).impl.info();
 
@@ -42,19 +43,30 @@ test('the wasm kernel is deterministic run to run, across thread counts, and equ
   assert.notEqual(first.hash, ref.stateHash());
 });
 
-test('kernel "wasm" with parameters it lacks runs the js kernel, bit for bit like cpu', async () => {
+test('kernel "wasm" with parameters it lacks is refused, naming the field; auto runs js, bit for bit like cpu', async () => {
   const options: FlockOptions = { preset: 'reynolds', prey: 800, laser: { enabled: true, oy: 45, oz: 45 } };
-  const r = await run(options, 2, 10);
-  assert.equal(r.kernel, 'js');
-  const ref = createFlockSync(options);
-  ref.stepSync(10);
-  assert.equal(r.hash, ref.stateHash());
+  await assert.rejects(
+    createFlock({ ...options, backend: 'workers', threads: 2, kernel: 'wasm' }),
+    (e: unknown) => e instanceof ParamError && e.issues.some((i) => i.path === 'laser.enabled'),
+  );
+  const f = await createFlock({ ...options, backend: 'workers', threads: 2, kernel: 'auto' });
+  try {
+    await f.step(10);
+    assert.equal(f.info().kernel, 'js');
+    assert.match(f.info().kernelReason, /laser/);
+    const ref = createFlockSync(options);
+    ref.stepSync(10);
+    assert.equal(f.stateHash(), ref.stateHash());
+  } finally {
+    await f.dispose();
+  }
 });
 
 test('kernel option is checked', async () => {
   await assert.rejects(
     createFlock({ backend: 'workers', threads: 1, kernel: 'simd' as never }),
-    /kernel must be/,
+    (e: unknown) =>
+      e instanceof ParamError && e.issues[0].path === 'kernel' && /"js", "wasm" or "auto"/.test(e.message),
   );
 });
 

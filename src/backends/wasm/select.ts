@@ -1,15 +1,130 @@
+import type { Params } from '../../params/schema.ts';
+import { ParamError, type ParamIssue } from '../../params/validate.ts';
 import { WasmKernel } from './kernel.ts';
 import { loadWasmModule } from './loader.ts';
 
 /** The kernel option of the cpu and workers backends. */
 export type KernelChoice = 'js' | 'wasm' | 'auto';
 
-/** Check a kernel option; throws a RangeError naming the allowed values. */
+/** A kernel that steps a flock: TypeScript, WebAssembly SIMD, or WGSL (the webgpu backend). */
+export type KernelName = 'js' | 'wasm' | 'wgsl';
+
+const CHOICES = '"js", "wasm" or "auto"';
+
+/** Check a kernel option; throws a ParamError naming the field `kernel` and the allowed values. */
 export function checkKernelChoice(k: unknown): KernelChoice {
   if (k === undefined) return 'auto';
   if (k !== 'js' && k !== 'wasm' && k !== 'auto')
-    throw new RangeError(`kernel must be "js", "wasm" or "auto"; got ${String(k)}`);
+    throw new ParamError([{ path: 'kernel', value: k, allowed: CHOICES }]);
   return k;
+}
+
+/** One parameter the WebAssembly kernel does not cover: the field, its value and why. */
+export interface WasmGap {
+  readonly path: string;
+  readonly value: unknown;
+  /** What the wasm kernel lacks, e.g. "the WebAssembly kernel has no laser". */
+  readonly why: string;
+  /** The value the wasm kernel can run. */
+  readonly covered: string;
+}
+
+/**
+ * The parameters the WebAssembly kernel does not cover (obstacles, the laser, Morton order),
+ * field by field; empty when it covers them all. Agrees with wasmUnsupportedReason (kernel.ts),
+ * which the backends check (a test holds the two together).
+ */
+export function wasmGaps(p: Readonly<Params>): WasmGap[] {
+  const gaps: WasmGap[] = [];
+  if (p.obstacles.length > 0)
+    gaps.push({
+      path: 'obstacles',
+      value: `${p.obstacles.length} obstacle${p.obstacles.length === 1 ? '' : 's'}`,
+      why: 'the WebAssembly kernel has no obstacles',
+      covered: 'no obstacles ([])',
+    });
+  if (p.laser.enabled)
+    gaps.push({
+      path: 'laser.enabled',
+      value: true,
+      why: 'the WebAssembly kernel has no laser',
+      covered: 'false',
+    });
+  if (p.spatial.cellOrder !== 'linear')
+    gaps.push({
+      path: 'spatial.cellOrder',
+      value: p.spatial.cellOrder,
+      why: 'the WebAssembly kernel needs linear cell order',
+      covered: '"linear"',
+    });
+  return gaps;
+}
+
+/** The kernel a flock runs for its whole life, and why (see {@link decideKernel}). */
+export interface KernelDecision {
+  readonly choice: KernelChoice;
+  readonly kernel: 'js' | 'wasm';
+  readonly reason: string;
+  /** The compiled WebAssembly kernel when `kernel` is 'wasm'. */
+  readonly module: WebAssembly.Module | null;
+}
+
+/**
+ * Decide a flock's kernel once, from the option and the starting parameters:
+ * - `js`: the TypeScript reference kernel.
+ * - `wasm`: the WebAssembly SIMD kernel; a ParamError naming the field when the parameters need
+ *   something it lacks (e.g. `laser.enabled`) or (field `kernel`) when it cannot load here.
+ * - `auto`: wasm where it loads and covers the starting parameters, else js; the reason says which.
+ * The choice is never revisited: a flock on wasm refuses a later set()/reset() that needs js
+ * (Flock checks with {@link wasmGaps}), so results never depend on when a setting changed.
+ */
+export async function decideKernel(choice: KernelChoice, params: Readonly<Params>): Promise<KernelDecision> {
+  if (choice === 'js') return { choice, kernel: 'js', reason: 'kernel "js" was asked for', module: null };
+  const gaps = wasmGaps(params);
+  if (gaps.length > 0) {
+    if (choice === 'wasm')
+      throw new ParamError(gaps.map((g) => wasmGapIssue(g, 'kernel "wasm" was asked for')));
+    return {
+      choice,
+      kernel: 'js',
+      reason: `auto chose js: ${gaps.map((g) => `${g.path} (${g.why})`).join('; ')}`,
+      module: null,
+    };
+  }
+  let module: WebAssembly.Module;
+  try {
+    module = await loadWasmModule();
+  } catch (e) {
+    const why = (e as Error).message ?? String(e);
+    if (choice === 'wasm')
+      throw new ParamError([
+        {
+          path: 'kernel',
+          value: 'wasm',
+          allowed: `"js" or "auto" here: the WebAssembly kernel cannot load (${why})`,
+        },
+      ]);
+    return {
+      choice,
+      kernel: 'js',
+      reason: `auto chose js: the WebAssembly kernel cannot load (${why})`,
+      module: null,
+    };
+  }
+  const reason =
+    choice === 'wasm'
+      ? 'kernel "wasm" was asked for'
+      : 'auto chose wasm: WebAssembly SIMD loads here and covers the parameters';
+  return { choice, kernel: 'wasm', reason, module };
+}
+
+/** The issue for a parameter the wasm kernel lacks, on a flock that runs (or must run) wasm. */
+export function wasmGapIssue(g: WasmGap, context: string): ParamIssue {
+  return {
+    path: g.path,
+    value: g.value,
+    allowed: `${g.covered} with the wasm kernel (${context}; ${g.why}); use kernel "js" for this`,
+  };
 }
 
 /**

@@ -1,0 +1,231 @@
+/**
+ * Reproducible runs: the kernel is decided once per flock and recorded (with the package version)
+ * in snapshots; restores continue with the recorded kernel unless told otherwise; reset() on a
+ * synchronously stepped flock is immediate.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, test } from 'node:test';
+import { wasmUnsupportedReason } from '../src/backends/wasm/kernel.ts';
+import { wasmGaps } from '../src/backends/wasm/select.ts';
+import {
+  createFlock,
+  createFlockSync,
+  type FlockOptions,
+  paramsFromOptions,
+  restoreFlock,
+  restoreFlockSync,
+} from '../src/flock.ts';
+import { ParamError } from '../src/params/validate.ts';
+import { crc32 } from '../src/state/checksum.ts';
+import { decodeSnapshot, SNAPSHOT_VERSION } from '../src/state/snapshot.ts';
+import { VERSION } from '../src/version.ts';
+
+const small: FlockOptions = { preset: 'reynolds', prey: 300, seed: 5 };
+
+/** A ParamError with an issue on exactly this field. */
+const namesField = (path: string) => (e: unknown) =>
+  e instanceof ParamError && e.issues.some((i) => i.path === path);
+
+/** The same snapshot in format v1 (no metadata word or record), resealed. */
+function toV1(bytes: Uint8Array): Uint8Array {
+  const r = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const jsonLen = r.getUint32(16, true);
+  const metaLen = r.getUint32(36, true);
+  const pad4 = (n: number) => (n + 3) & ~3;
+  const params = bytes.subarray(40, 40 + pad4(jsonLen));
+  const fieldsAt = 40 + pad4(jsonLen) + pad4(metaLen);
+  const out = new Uint8Array(36 + params.length + (bytes.length - fieldsAt));
+  out.set(bytes.subarray(0, 36));
+  out.set(params, 36);
+  out.set(bytes.subarray(fieldsAt), 36 + params.length);
+  const w = new DataView(out.buffer);
+  w.setUint32(4, 1, true);
+  w.setUint32(12, crc32(out.subarray(16)), true);
+  return out;
+}
+
+describe('version', () => {
+  test('VERSION equals package.json version (a release cannot record a stale version)', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    assert.equal(VERSION, pkg.version);
+    assert.match(VERSION, /^\d+\.\d+\.\d+(-[\w.]+)?$/, 'semver');
+  });
+});
+
+describe('kernel choice, once per flock', () => {
+  test('wasmGaps names the same parameters wasmUnsupportedReason refuses', () => {
+    const cases: FlockOptions[] = [
+      {},
+      { obstacles: [{ x: 1, y: 1, z: 1, r: 1 }] },
+      { laser: { enabled: true } },
+      { spatial: { cellOrder: 'morton' } },
+      { laser: { enabled: true }, spatial: { cellOrder: 'morton' } },
+    ];
+    for (const c of cases) {
+      const p = paramsFromOptions(c);
+      assert.equal(wasmGaps(p).length === 0, wasmUnsupportedReason(p) === null, JSON.stringify(c));
+    }
+    assert.deepEqual(
+      wasmGaps(paramsFromOptions(cases[4])).map((g) => g.path),
+      ['laser.enabled', 'spatial.cellOrder'],
+    );
+  });
+
+  test('explicit wasm the parameters need js for: a ParamError naming each field, with the reason', async () => {
+    await assert.rejects(
+      createFlock({ ...small, kernel: 'wasm', obstacles: [{ x: 45, y: 45, z: 45, r: 4 }] }),
+      (e: unknown) => namesField('obstacles')(e) && /no obstacles/.test((e as Error).message),
+    );
+    await assert.rejects(
+      createFlock({ ...small, kernel: 'wasm', spatial: { cellOrder: 'morton' } }),
+      namesField('spatial.cellOrder'),
+    );
+    assert.throws(() => createFlockSync({ ...small, kernel: 'wasm' }), namesField('kernel'));
+    await assert.rejects(createFlock({ ...small, backend: 'webgpu', kernel: 'js' }), namesField('kernel'));
+  });
+
+  test('auto says what it chose and why; the choice never changes with set()', async () => {
+    const f = await createFlock(small);
+    try {
+      const info = f.info();
+      assert.equal(info.kernel, 'wasm');
+      assert.equal(info.kernelChoice, 'auto');
+      assert.match(info.kernelReason, /auto chose wasm/);
+      assert.equal(info.version, VERSION);
+      await f.step(2);
+      // the laser needs js: refused, naming the field; nothing changes
+      const before = f.params;
+      assert.throws(() => f.set({ laser: { enabled: true } }), namesField('laser.enabled'));
+      assert.throws(() => f.set({ obstacles: [{ x: 1, y: 1, z: 1, r: 1 }] }), namesField('obstacles'));
+      await assert.rejects(
+        async () => f.reset({ spatial: { cellOrder: 'morton' } }),
+        namesField('spatial.cellOrder'),
+      );
+      assert.equal(f.params, before);
+      f.set({ separation: { weight: 2 } });
+      await f.step(2);
+      assert.equal(f.info().kernel, 'wasm');
+    } finally {
+      await f.dispose();
+    }
+  });
+
+  test('auto that started on js (laser on) stays js when the laser goes off', async () => {
+    const f = await createFlock({ ...small, laser: { enabled: true } });
+    try {
+      assert.equal(f.info().kernel, 'js');
+      assert.match(f.info().kernelReason, /auto chose js: laser\.enabled/);
+      f.set({ laser: { enabled: false } });
+      await f.step(3);
+      assert.equal(f.info().kernel, 'js');
+      // the same bytes as the reference from the same start and settings
+      const ref = createFlockSync({ ...small, laser: { enabled: true } });
+      ref.set({ laser: { enabled: false } });
+      ref.stepSync(3);
+      assert.equal(f.stateHash(), ref.stateHash());
+    } finally {
+      await f.dispose();
+    }
+  });
+
+  test('kernel "js" flocks take the laser at any time', async () => {
+    const f = await createFlock({ ...small, kernel: 'js' });
+    try {
+      f.set({ laser: { enabled: true } });
+      await f.step(1);
+      assert.equal(f.info().kernel, 'js');
+      assert.equal(f.info().kernelReason, 'kernel "js" was asked for');
+    } finally {
+      await f.dispose();
+    }
+  });
+});
+
+describe('snapshots record the kernel; restores continue with it', () => {
+  for (const kernel of ['js', 'wasm'] as const)
+    test(`a ${kernel} run restored without options continues with ${kernel}, byte for byte`, async () => {
+      const whole = await createFlock({ ...small, kernel });
+      const first = await createFlock({ ...small, kernel });
+      await whole.step(10);
+      await first.step(6);
+      const bytes = first.snapshot();
+      assert.equal(new DataView(bytes.buffer).getUint32(4, true), SNAPSHOT_VERSION);
+      assert.deepEqual(decodeSnapshot(bytes).meta, { kernel, version: VERSION, backend: 'cpu' });
+      const r = await restoreFlock(bytes);
+      try {
+        assert.equal(r.info().kernel, kernel);
+        assert.equal(r.info().kernelReason, `continues the snapshot's kernel (${kernel})`);
+        await r.step(4);
+        assert.equal(r.stateHash(), whole.stateHash());
+      } finally {
+        await Promise.all([whole.dispose(), first.dispose(), r.dispose()]);
+      }
+    });
+
+  test('told otherwise, a restore says the continuation differs', async () => {
+    const f = await createFlock({ ...small, kernel: 'js' });
+    await f.step(3);
+    const r = await restoreFlock(f.snapshot(), { kernel: 'wasm' });
+    try {
+      assert.equal(r.info().kernel, 'wasm');
+      assert.match(r.info().kernelReason, /stepped with js: the continuation differs/);
+    } finally {
+      await Promise.all([f.dispose(), r.dispose()]);
+    }
+    const w = await createFlock(small);
+    const sync = restoreFlockSync(w.snapshot());
+    assert.equal(sync.info().kernel, 'js');
+    assert.match(sync.info().kernelReason, /stepped with wasm: the continuation differs/);
+    assert.throws(() => restoreFlockSync(w.snapshot(), { kernel: 'wasm' }), namesField('kernel'));
+    await w.dispose();
+  });
+
+  test('format v1 (no metadata) still restores, and says the kernel is unknown', async () => {
+    const f = createFlockSync(small);
+    f.stepSync(4);
+    const v1 = toV1(f.snapshot());
+    const d = decodeSnapshot(v1);
+    assert.equal(d.meta, null);
+    assert.equal(d.state.stepCount, 4);
+    const r = restoreFlockSync(v1);
+    assert.equal(r.stateHash(), f.stateHash());
+    assert.match(r.info().kernelReason, /format v1\) does not record its kernel/);
+  });
+});
+
+describe('reset() on a synchronously stepped flock', () => {
+  test('is done when reset() returns: stepSync follows at once', () => {
+    const f = createFlockSync(small);
+    f.stepSync(5);
+    void f.reset({ prey: 120 });
+    assert.equal(f.stepCount, 0);
+    assert.equal(f.params.prey, 120);
+    f.stepSync(2);
+    assert.equal(f.stepCount, 2);
+    // the same as a fresh flock
+    const g = createFlockSync({ ...small, prey: 120 });
+    g.stepSync(2);
+    assert.equal(f.stateHash(), g.stateHash());
+  });
+
+  test('bad values throw at once and change nothing', () => {
+    const f = createFlockSync(small);
+    assert.throws(() => f.reset({ prey: -1 }), namesField('prey'));
+    assert.equal(f.params.prey, 300);
+  });
+
+  test('after an async step(), reset() waits for it and stepSync refuses meanwhile', async () => {
+    const f = createFlockSync(small);
+    const stepping = f.step(3);
+    const resetting = f.reset();
+    assert.throws(() => f.stepSync(1), /pending/);
+    await stepping;
+    await resetting;
+    assert.equal(f.stepCount, 0);
+    f.stepSync(1);
+    assert.equal(f.stepCount, 1);
+  });
+});
