@@ -235,7 +235,11 @@ export class Flock {
     if (this.kernel.kernel !== 'wasm') return;
     const gaps = wasmGaps(next);
     if (gaps.length > 0)
-      throw new ParamError(gaps.map((g) => wasmGapIssue(g, `this flock runs wasm: ${this.kernel.reason}`)));
+      throw new ParamError(
+        gaps.map((g) =>
+          wasmGapIssue(g, `this flock runs wasm, decided when it was created; its kernel never changes`),
+        ),
+      );
   }
 
   /** Run `op` after every queued step()/reset(); a failure rejects only its own Promise. */

@@ -84,7 +84,7 @@ describe('murmur cli', { concurrency: 4 }, () => {
     assert.deepEqual(Object.keys(s.metrics).sort(), [...METRIC_KEYS].sort());
 
     const csv = readFileSync(join(dir, 'metrics.csv'), 'utf8');
-    assert.equal(csv.split('\n')[0], METRIC_KEYS.join(','));
+    assert.equal(csv.split('\n')[0], [...METRIC_KEYS, 'kernel', 'version'].join(','));
     // the initial state, every 5th step, and the last step
     assert.deepEqual(csvSteps(csv), [0, 5, 10, 12]);
     const lines = readFileSync(join(dir, 'metrics.ndjson'), 'utf8').trim().split('\n');
@@ -93,9 +93,12 @@ describe('murmur cli', { concurrency: 4 }, () => {
       rows.map((x) => x.step),
       [0, 5, 10, 12],
     );
-    for (const row of rows) assert.deepEqual(Object.keys(row), [...METRIC_KEYS]);
+    for (const row of rows) assert.deepEqual(Object.keys(row), [...METRIC_KEYS, 'kernel', 'version']);
     assert.equal(rows[3].alivePrey, 60);
-    assert.deepEqual(rows[3], s.metrics);
+    const { kernel, version, ...last } = rows[3];
+    assert.deepEqual(last, s.metrics);
+    assert.equal(kernel, s.kernel);
+    assert.equal(version, s.version);
 
     const params = JSON.parse(readFileSync(join(dir, 'params.json'), 'utf8'));
     assert.equal(params.prey, 60);
@@ -355,7 +358,7 @@ describe('murmur cli', { concurrency: 4 }, () => {
     for (const row of b.rows.slice(0, 3)) {
       assert.equal(row.backend, 'cpu');
       assert.equal(row.threads, 1);
-      assert.equal(row.kernel, 'js');
+      assert.equal(row.kernel, 'auto→wasm', 'the default kernel, as for murmur run');
       assert.equal(row.steps, 4);
       assert.equal(row.batches, 2);
       assert.ok(row.msPerStep.min <= row.msPerStep.median && row.msPerStep.median <= row.msPerStep.max);

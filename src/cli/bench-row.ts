@@ -25,6 +25,8 @@ export interface RowSpec {
   /** Warm-up steps (omitted: at least 1 step and 0.5 s). */
   warmup?: number;
   batches: number;
+  /** true when `--batches` was given: exactly `batches` timed batches (none added for fast rows). */
+  exactBatches?: boolean;
 }
 
 /** A measured (or skipped / unavailable) benchmark row. */
@@ -195,6 +197,8 @@ export async function measureRow(spec: RowSpec): Promise<BenchRow> {
     let size: number;
     if (spec.steps !== undefined) {
       size = Math.min(MAX_BATCH_STEPS, Math.ceil(spec.steps / Math.max(1, Math.min(batches, spec.steps))));
+    } else if (spec.exactBatches) {
+      size = sizeFor(estimate);
     } else {
       size = sizeFor(estimate);
       if (size === MAX_BATCH_STEPS)
@@ -212,8 +216,15 @@ export async function measureRow(spec: RowSpec): Promise<BenchRow> {
     let wall = 0;
     let sinceStart = warm;
     let resets = 0;
-    while (auto ? perStep.length < batches : done < target) {
-      const n = auto ? size : Math.min(size, target - done);
+    // --batches B with --steps S: exactly B batches, the steps shared out (sizes differ by ≤ 1)
+    const exactSteps = spec.exactBatches && !auto;
+    while (auto || exactSteps ? perStep.length < batches : done < target) {
+      const k = perStep.length;
+      const n = exactSteps
+        ? Math.floor(((k + 1) * target) / batches) - Math.floor((k * target) / batches)
+        : auto
+          ? size
+          : Math.min(size, target - done);
       if (sinceStart + n > MAX_DRIFT_STEPS) {
         await flock.reset();
         await flock.step(1);

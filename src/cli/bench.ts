@@ -9,7 +9,7 @@ import { paperLindqvist } from './bench-paper.ts';
 import { scalingLines } from './bench-repeat.ts';
 import { type BenchRow, MAX_BATCH_STEPS, MAX_DRIFT_STEPS, type RowSpec } from './bench-row.ts';
 import { STANDARD_TABLE, standardCells, standardFootnotes } from './bench-table.ts';
-import { BACKENDS, KERNELS, type KernelName } from './engine.ts';
+import { BACKENDS, DEFAULT_KERNEL, KERNELS, type KernelName } from './engine.ts';
 import { throwIfProblems } from './errors.ts';
 import { type CommandHelp, renderHelp } from './help.ts';
 import { err, out, sci, sig } from './output.ts';
@@ -45,7 +45,7 @@ const FLAGS: readonly FlagSpec[] = [
     name: 'kernel',
     kind: 'value',
     value: 'js,wasm,auto',
-    doc: 'step kernels, cpu and workers backends (default js)',
+    doc: `step kernels, cpu and workers backends (default ${DEFAULT_KERNEL}, as for murmur run)`,
   },
   {
     name: 'steps',
@@ -63,7 +63,7 @@ const FLAGS: readonly FlagSpec[] = [
     name: 'batches',
     kind: 'value',
     value: 'B',
-    doc: `timed batches per row (default ${DEFAULT_BATCHES}; more, shorter ones for fast rows)`,
+    doc: `timed batches per row: exactly B when given (with --steps S, S steps shared out); default ${DEFAULT_BATCHES}, more, shorter ones for fast rows`,
   },
   { name: 'seed', kind: 'value', value: 'X', doc: 'seed of the initial placement' },
   {
@@ -145,10 +145,15 @@ function plan(argv: readonly string[]): BenchPlan | 'help' {
     : f.choices('search', ['grid', 'naive'] as const, ['grid', 'naive']);
   const backends = f.choices('backend', BACKENDS, ['cpu']);
   const threads = f.ints('threads', 1, 256, []);
-  const kernels = f.choices('kernel', KERNELS, ['js']);
+  const kernels = f.choices('kernel', KERNELS, [DEFAULT_KERNEL]);
   const steps = f.int('steps', 1, 1e9);
   const warmup = f.int('warmup', 0, 1e9);
   const batches = f.int('batches', 1, 1000, DEFAULT_BATCHES);
+  const exactBatches = f.has('batches');
+  if (exactBatches && steps !== undefined && steps < batches)
+    problems.push(
+      `--batches: got ${batches} with --steps ${steps}; allowed: at most as many batches as steps`,
+    );
   const repeat = f.int('repeat', 1, 1000, 1);
   const naiveMax = f.int('naive-max', 0, 1 << 24, DEFAULT_NAIVE_MAX);
   const seedText = f.string('seed');
@@ -183,6 +188,7 @@ function plan(argv: readonly string[]): BenchPlan | 'help' {
               ...(steps !== undefined ? { steps } : {}),
               ...(warmup !== undefined ? { warmup } : {}),
               batches,
+              ...(exactBatches ? { exactBatches } : {}),
             };
             if (search === 'naive' && n > naiveMax)
               skipped.set(index, {

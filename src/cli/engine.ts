@@ -1,5 +1,5 @@
-import type { BackendInfo, BackendName } from '../backends/types.ts';
-import type { Flock } from '../flock.ts';
+import type { BackendName } from '../backends/types.ts';
+import type { Flock, FlockInfo } from '../flock.ts';
 import type { FlagReader } from './args.ts';
 
 /** Backend names the CLI accepts. */
@@ -7,10 +7,17 @@ export const BACKENDS: readonly BackendName[] = ['cpu', 'workers', 'webgpu'];
 /** Kernel names the CLI accepts. */
 export const KERNELS = ['js', 'wasm', 'auto'] as const;
 export type KernelName = (typeof KERNELS)[number];
+/**
+ * The kernel `run` and `bench` use when --kernel is not given: the library's default, so a
+ * benchmark row measures what a run executes.
+ */
+export const DEFAULT_KERNEL: KernelName = 'auto';
 
 /** Engine options shared by `run` and `bench`. */
 export interface EngineOptions {
   backend: BackendName;
+  /** --backend was given (a resumed run otherwise follows the snapshot). */
+  backendGiven: boolean;
   threads?: number;
   kernel?: KernelName;
 }
@@ -26,13 +33,14 @@ export function readEngine(f: FlagReader): EngineOptions {
     f.problems.push('--kernel: applies to --backend cpu or workers only; webgpu runs WGSL');
   return {
     backend,
+    backendGiven: f.has('backend'),
     ...(threads !== undefined ? { threads } : {}),
     ...(kernel !== undefined ? { kernel } : {}),
   };
 }
 
 /** The backend's own report of what it runs, or null when it cannot tell (a backend without info()). */
-export function engineInfo(flock: Flock): BackendInfo | null {
+export function engineInfo(flock: Flock): FlockInfo | null {
   try {
     return flock.info();
   } catch {

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { ParamError } from '../params/validate.ts';
+import { VERSION } from '../version.ts';
 import { closest } from './args.ts';
 import { benchCommand } from './bench.ts';
 import { measureRow, type RowSpec } from './bench-row.ts';
@@ -11,24 +11,6 @@ import { paramsCommand } from './params.ts';
 import { presetsCommand } from './presets.ts';
 import { runCommand } from './run.ts';
 
-function version(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-      version?: string;
-    };
-    if (pkg.version) return pkg.version;
-  } catch {}
-  try {
-    // compiled: dist/src/cli/main.js
-    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
-      version?: string;
-    };
-    return pkg.version ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
-
 const handlers: Record<string, (argv: readonly string[]) => number | Promise<number>> = {
   run: runCommand,
   bench: benchCommand,
@@ -38,17 +20,22 @@ const handlers: Record<string, (argv: readonly string[]) => number | Promise<num
 
 async function dispatch(argv: readonly string[]): Promise<number> {
   const [cmd, ...rest] = argv;
-  if (cmd === undefined || cmd === '--help' || cmd === '-h') {
-    out(topHelp(version()));
+  if (cmd === undefined) {
+    // no command is a usage error: the help goes to stderr, stdout stays empty
+    err(topHelp(VERSION));
+    return EXIT.usage;
+  }
+  if (cmd === '--help' || cmd === '-h') {
+    out(topHelp(VERSION));
     return EXIT.ok;
   }
   if (cmd === '--version' || cmd === '-v') {
-    out(version());
+    out(VERSION);
     return EXIT.ok;
   }
   if (cmd === 'help') {
     if (rest.length === 0) {
-      out(topHelp(version()));
+      out(topHelp(VERSION));
       return EXIT.ok;
     }
     return dispatch([rest[0], '--help']);

@@ -1,8 +1,24 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { METRIC_KEYS, type Metrics } from '../metrics/metrics.ts';
 
-/** Appends metrics rows to DIR/metrics.csv and DIR/metrics.ndjson (columns = METRIC_KEYS). */
+/**
+ * What produced each metrics row, written as the last columns of every row (not a header
+ * comment): `pandas.read_csv('metrics.csv')` and `pl.read_ndjson(...)` load the files with no
+ * options, and rows appended by a resumed run on another kernel still say which kernel made them.
+ */
+export interface RowOrigin {
+  readonly kernel: string;
+  readonly version: string;
+}
+
+/** The columns of metrics.csv (and the keys of each metrics.ndjson row), in order. */
+export const METRICS_COLUMNS: readonly string[] = [...METRIC_KEYS, 'kernel', 'version'];
+
+/**
+ * Writes metrics rows to DIR/metrics.csv and DIR/metrics.ndjson (columns {@link METRICS_COLUMNS}):
+ * new files, or (append) after the rows already there, the CSV header written only once.
+ */
 export class MetricsWriter {
   private readonly csv: number;
   private readonly ndjson: number;
@@ -10,16 +26,25 @@ export class MetricsWriter {
   /** Step of the last row written (-1 before any). */
   lastStep = -1;
 
-  constructor(dir: string) {
-    this.csv = openSync(join(dir, 'metrics.csv'), 'w');
-    this.ndjson = openSync(join(dir, 'metrics.ndjson'), 'w');
-    writeSync(this.csv, `${METRIC_KEYS.join(',')}\n`);
+  constructor(
+    dir: string,
+    private readonly origin: RowOrigin,
+    append = false,
+  ) {
+    const csvPath = join(dir, 'metrics.csv');
+    this.csv = openSync(csvPath, append ? 'a' : 'w');
+    this.ndjson = openSync(join(dir, 'metrics.ndjson'), append ? 'a' : 'w');
+    // an appended-to metrics.csv already has its header (checked by planOut); a missing one gets it
+    if (!append || fstatSize(this.csv) === 0) writeSync(this.csv, `${METRICS_COLUMNS.join(',')}\n`);
   }
 
   write(m: Metrics): void {
-    writeSync(this.csv, `${METRIC_KEYS.map((k) => csvNumber(m[k])).join(',')}\n`);
-    const row: Record<string, number> = {};
+    const o = this.origin;
+    writeSync(this.csv, `${METRIC_KEYS.map((k) => csvNumber(m[k])).join(',')},${o.kernel},${o.version}\n`);
+    const row: Record<string, number | string> = {};
     for (const k of METRIC_KEYS) row[k] = m[k];
+    row.kernel = o.kernel;
+    row.version = o.version;
     writeSync(this.ndjson, `${JSON.stringify(row)}\n`);
     this.rows++;
     this.lastStep = m.step;
@@ -29,6 +54,10 @@ export class MetricsWriter {
     closeSync(this.csv);
     closeSync(this.ndjson);
   }
+}
+
+function fstatSize(fd: number): number {
+  return fstatSync(fd).size;
 }
 
 /** Full precision, and JSON-compatible for non-finite values (empty cell). */

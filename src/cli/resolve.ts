@@ -65,7 +65,9 @@ export function readConfig(path: string, problems: string[]): ParamsOverride | n
     );
     return null;
   }
-  return value as ParamsOverride;
+  // a run's params.json can be given back: its "murmur" record (what ran) is not a parameter
+  const { murmur: _ran, ...params } = value as Record<string, unknown>;
+  return params as ParamsOverride;
 }
 
 /** Check a preset name; problems suggest the closest one. */

@@ -1,17 +1,19 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { createFlock, type Flock, restoreFlock } from '../flock.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { Params, ParamsOverride } from '../params/schema.ts';
+import { ParamError } from '../params/validate.ts';
 import { fields, getPath } from '../params/walk.ts';
-import { decodeSnapshot, SnapshotError } from '../state/snapshot.ts';
-import { FlagReader, type FlagSpec, parseArgs } from './args.ts';
-import { engineInfo, readEngine } from './engine.ts';
+import { decodeSnapshot, SnapshotError, type SnapshotMeta } from '../state/snapshot.ts';
+import { VERSION } from '../version.ts';
+import { FlagReader, type FlagSpec, parseArgs, parseCount } from './args.ts';
+import { DEFAULT_KERNEL, engineInfo, readEngine } from './engine.ts';
 import { throwIfProblems, UsageError } from './errors.ts';
 import { renderHelp } from './help.ts';
-import { MetricsWriter, out, sci, sig } from './output.ts';
-import { Progress } from './progress.ts';
+import { err, METRICS_COLUMNS, MetricsWriter, out, sci, sig } from './output.ts';
+import { LINE_EVERY_MS, Progress } from './progress.ts';
 import { overrideFromSources, resolveSources } from './resolve.ts';
+import { type OutPlan, planOut, snapshotPath } from './run-files.ts';
 
 const DEFAULT_STEPS = 1000;
 const DEFAULT_EVERY = 10;
@@ -30,7 +32,7 @@ export const RUN_FLAGS: readonly FlagSpec[] = [
     value: 'FILE.json',
     doc: 'JSON object of parameter overrides, applied on the preset',
   },
-  { name: 'n', kind: 'value', value: 'N', doc: 'number of prey (the field prey)' },
+  { name: 'n', kind: 'value', value: 'N', doc: 'number of prey (the field prey; 20k, 1M and 1e6 work)' },
   { name: 'predators', kind: 'value', value: 'K', doc: 'number of predators' },
   { name: 'seed', kind: 'value', value: 'X', doc: 'seed of the initial placement' },
   {
@@ -44,7 +46,12 @@ export const RUN_FLAGS: readonly FlagSpec[] = [
     name: 'out',
     kind: 'value',
     value: 'DIR',
-    doc: 'write metrics.csv, metrics.ndjson, params.json and final.murmur here',
+    doc: 'write metrics.csv, metrics.ndjson, params.json and final.murmur here (a new directory, or see --resume)',
+  },
+  {
+    name: 'force',
+    kind: 'bool',
+    doc: 'write into an --out that holds another run: replace its files (a new run) or append where steps repeat (--resume)',
   },
   {
     name: 'every',
@@ -56,7 +63,7 @@ export const RUN_FLAGS: readonly FlagSpec[] = [
     name: 'resume',
     kind: 'value',
     value: 'FILE.murmur',
-    doc: 'continue from a snapshot (its parameters; --config and --set may change non-structural fields)',
+    doc: 'continue from a snapshot with its kernel and parameters (--config and --set may change non-structural fields)',
   },
   {
     name: 'backend',
@@ -65,8 +72,14 @@ export const RUN_FLAGS: readonly FlagSpec[] = [
     doc: 'which backend steps the flock (default cpu)',
   },
   { name: 'threads', kind: 'value', value: 'T', doc: 'worker threads (workers backend)' },
-  { name: 'kernel', kind: 'value', value: 'js|wasm|auto', doc: 'step kernel (cpu and workers backends)' },
+  {
+    name: 'kernel',
+    kind: 'value',
+    value: 'js|wasm|auto',
+    doc: `step kernel, cpu and workers backends (default ${DEFAULT_KERNEL}; --resume: the snapshot's)`,
+  },
   { name: 'json', kind: 'bool', doc: 'print the summary as one JSON object' },
+  { name: 'quiet', kind: 'bool', doc: 'no progress on stderr' },
   { name: 'help', kind: 'bool', doc: 'show this help' },
 ];
 
@@ -77,13 +90,21 @@ export const RUN_HELP = {
   details: [
     'Parameters resolve in this order, later wins: the preset, the --config file, --n/--predators/--seed, then each --set.',
     'With --out DIR: metrics of the first step, of every K-th step (absolute step count) and of the last step go to',
-    'DIR/metrics.csv and DIR/metrics.ndjson; DIR/params.json holds the resolved parameters; DIR/final.murmur the snapshot.',
-    'A progress bar is drawn on stderr when stderr is a terminal. Exit codes: 0 done, 1 failed, 2 bad flags or parameters.',
+    'DIR/metrics.csv and DIR/metrics.ndjson (each row ends with the kernel and package version); DIR/params.json holds',
+    'the resolved parameters and, under "murmur", the kernel, why it ran and the version; DIR/final.murmur the snapshot.',
+    'A new run refuses an --out that holds another run (--force replaces it). --resume into such a directory appends',
+    'to its metrics (the step column continues; refused where it would go back, unless --force), writes',
+    'params-step-START.json and a new snapshot name (step-END.murmur): no run overwrites another, or its own start.',
+    'The kernel is chosen once: auto takes wasm where it covers the parameters, else js; --kernel wasm with',
+    "parameters it lacks (obstacles, laser, Morton order) is refused (exit 2). --resume keeps the snapshot's kernel;",
+    'another --kernel or --backend is allowed and stderr says the continuation differs from the unbroken run.',
+    `Progress: a bar on a terminal; otherwise a line on stderr at most every ${LINE_EVERY_MS / 1000} s (--quiet: none).`,
+    'Exit codes: 0 done, 1 failed, 2 bad flags or parameters (nothing written), 130 interrupted (Ctrl-C).',
   ],
   examples: [
     'murmur run --preset fish --steps 2000 --out runs/fish',
     'murmur run --n 20000 --set separation.radius=2.5 --set world.boundary=wrap --json',
-    'murmur run --resume runs/fish/final.murmur --steps 1000 --out runs/fish2',
+    'murmur run --resume runs/fish/final.murmur --steps 1000 --out runs/fish',
   ],
 };
 
@@ -122,6 +143,10 @@ export interface RunSummary {
   backend: string;
   /** Kernel and threads the backend reports (null if it cannot tell). */
   kernel: string | null;
+  /** Why that kernel ran (auto's choice, the snapshot's kernel, …). */
+  kernelReason: string | null;
+  /** Package version. */
+  version: string;
   threads: number | null;
   params: ParamsSummary;
   /** Steps run (fewer than asked when interrupted). */
@@ -149,9 +174,11 @@ interface RunPlan {
   steps: number;
   every: number;
   outDir: string | null;
+  out: OutPlan | null;
   json: boolean;
+  quiet: boolean;
   preset: string | null;
-  resume: { path: string; bytes: Uint8Array; override: ParamsOverride } | null;
+  resume: { path: string; bytes: Uint8Array; override: ParamsOverride; meta: SnapshotMeta | null } | null;
   params: Params | null;
 }
 
@@ -178,7 +205,12 @@ function plan(argv: readonly string[]): RunPlan | 'help' {
     ] as const
   )
     .filter(([flag]) => f.has(flag))
-    .map(([flag, path]) => ({ flag, path, text: f.string(flag) ?? '' }));
+    .map(([flag, path]) => {
+      const text = f.string(flag) ?? '';
+      // counts take the suffixes bench takes (20k, 1M, 1e6); anything else is checked as given
+      const count = flag === 'seed' ? null : parseCount(text);
+      return { flag, path, text: count === null ? text : String(count) };
+    });
   const sources = { config: f.string('config'), sets: f.list('set'), fieldFlags };
   const resumePath = f.string('resume');
   if (resumePath !== undefined) {
@@ -186,9 +218,14 @@ function plan(argv: readonly string[]): RunPlan | 'help' {
       if (f.has(flag)) problems.push(`--${flag}: cannot be used with --resume (the snapshot fixes it)`);
     let bytes: Uint8Array | null = null;
     let base: Params | null = null;
+    let meta: SnapshotMeta | null = null;
+    let startStep = 0;
     try {
       bytes = new Uint8Array(readFileSync(resumePath));
-      base = decodeSnapshot(bytes).params;
+      const d = decodeSnapshot(bytes);
+      base = d.params;
+      meta = d.meta;
+      startStep = d.state.stepCount;
     } catch (e) {
       const why =
         e instanceof SnapshotError ? e.message : ((e as NodeJS.ErrnoException).code ?? (e as Error).message);
@@ -208,49 +245,96 @@ function plan(argv: readonly string[]): RunPlan | 'help' {
           problems.push(
             `${fe.path}: cannot change when resuming (it is fixed by the snapshot); start a new run instead`,
           );
+    const outPlan = planOutDir(outDir, resumePath, startStep, f.bool('force'), problems);
     throwIfProblems(problems);
     return {
       engine,
       steps,
       every,
       outDir,
+      out: outPlan,
       json: f.bool('json'),
+      quiet: f.bool('quiet'),
       preset: null,
-      resume: { path: resumePath, bytes: bytes!, override: override ?? {} },
+      resume: { path: resumePath, bytes: bytes!, override: override ?? {}, meta },
       params: null,
     };
   }
   const preset = f.string('preset') ?? 'reynolds';
   const params = resolveSources({ ...sources, preset }, problems);
+  const outPlan = planOutDir(outDir, null, 0, f.bool('force'), problems);
   throwIfProblems(problems);
-  return { engine, steps, every, outDir, json: f.bool('json'), preset, resume: null, params };
+  return {
+    engine,
+    steps,
+    every,
+    outDir,
+    out: outPlan,
+    json: f.bool('json'),
+    quiet: f.bool('quiet'),
+    preset,
+    resume: null,
+    params,
+  };
 }
 
+function planOutDir(
+  dir: string | null,
+  resumedFrom: string | null,
+  startStep: number,
+  force: boolean,
+  problems: string[],
+): OutPlan | null {
+  if (dir === null || problems.some((p) => p.startsWith('--out:'))) return null;
+  return planOut(dir, { resumedFrom, startStep, force, csvHeader: METRICS_COLUMNS.join(',') }, problems);
+}
+
+/**
+ * Create (or restore) the flock. The library decides the kernel once and refuses a kernel that
+ * cannot run with a ParamError naming the field (exit 2); other failures are the backend's.
+ */
 async function makeFlock(p: RunPlan): Promise<Flock> {
-  const flock = await startFlock(p);
-  // a backend that cannot run the asked-for kernel must not pass for it
-  const info = engineInfo(flock);
-  const asked = p.engine.kernel;
-  if (asked !== undefined && asked !== 'auto' && info && info.kernel !== asked) {
-    await flock.dispose();
-    throw new Error(`the ${flock.backend} backend runs the ${info.kernel} kernel, not ${asked}`);
-  }
-  return flock;
-}
-
-async function startFlock(p: RunPlan): Promise<Flock> {
-  const engine = { ...p.engine };
+  const { backend, backendGiven, threads, kernel } = p.engine;
   try {
     if (p.resume) {
-      const flock = await restoreFlock(p.resume.bytes, engine);
-      if (Object.keys(p.resume.override).length > 0) flock.set(p.resume.override);
+      // the snapshot's kernel (and webgpu for a WGSL snapshot) unless --backend/--kernel say otherwise
+      const flock = await restoreFlock(p.resume.bytes, {
+        ...(backendGiven ? { backend } : {}),
+        ...(threads !== undefined ? { threads } : {}),
+        ...(kernel !== undefined ? { kernel } : {}),
+      });
+      try {
+        if (Object.keys(p.resume.override).length > 0) flock.set(p.resume.override);
+      } catch (e) {
+        await flock.dispose();
+        throw e;
+      }
       return flock;
     }
-    return await createFlock({ ...engine, params: p.params! });
+    return await createFlock({
+      backend,
+      ...(threads !== undefined ? { threads } : {}),
+      ...(kernel ? { kernel } : {}),
+      params: p.params!,
+    });
   } catch (e) {
-    if (e instanceof UsageError) throw e;
-    throw new Error(`cannot start the ${p.engine.backend} backend: ${(e as Error).message}`);
+    if (e instanceof UsageError || e instanceof ParamError) throw e;
+    throw new Error(
+      `cannot start the ${backendGiven || !p.resume ? backend : "snapshot's"} backend: ${(e as Error).message}`,
+    );
   }
+}
+
+/** A resumed run on another kernel than the snapshot's says so (stderr), since its bytes differ. */
+function kernelNote(p: RunPlan, flock: Flock): string | null {
+  if (!p.resume) return null;
+  const info = engineInfo(flock);
+  const meta = p.resume.meta;
+  if (!info) return null;
+  if (meta === null)
+    return `murmur run: note: ${p.resume.path} (snapshot format v1) does not record its kernel; this run uses ${info.kernel} (${info.kernelReason})`;
+  if (meta.kernel === info.kernel) return null;
+  return `murmur run: note: ${p.resume.path} was stepped with the ${meta.kernel} kernel; this run uses ${info.kernel}, so it differs from an unbroken ${meta.kernel} run`;
 }
 
 /** `murmur run`: returns the exit code. */
@@ -262,6 +346,8 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
   }
   const t0 = performance.now();
   const flock = await makeFlock(p);
+  const note = kernelNote(p, flock);
+  if (note) err(note);
   // Ctrl-C: finish the current chunk, then write the metrics row, snapshot and summary of the
   // last completed step and exit with 130
   let interrupted = false;
@@ -272,17 +358,24 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
   try {
     const files: string[] = [];
     let writer: MetricsWriter | null = null;
-    if (p.outDir !== null) {
-      mkdirSync(p.outDir, { recursive: true });
-      writeFileSync(join(p.outDir, 'params.json'), `${JSON.stringify(flock.params, null, 2)}\n`);
-      files.push(join(p.outDir, 'params.json'));
-      writer = new MetricsWriter(p.outDir);
-      files.push(join(p.outDir, 'metrics.csv'), join(p.outDir, 'metrics.ndjson'));
-      writer.write(flock.metrics());
+    const info0 = engineInfo(flock);
+    const outPlan = p.out;
+    if (outPlan !== null) {
+      mkdirSync(outPlan.dir, { recursive: true });
+      writeFileSync(outPlan.paramsFile, `${JSON.stringify(paramsRecord(p, flock), null, 2)}\n`);
+      files.push(outPlan.paramsFile);
+      writer = new MetricsWriter(
+        outPlan.dir,
+        { kernel: info0?.kernel ?? 'unknown', version: VERSION },
+        outPlan.append,
+      );
+      files.push(`${outPlan.dir}/metrics.csv`, `${outPlan.dir}/metrics.ndjson`);
+      // appended metrics that end at the resumed step already hold its row
+      if (!outPlan.skipFirstRow) writer.write(flock.metrics());
     }
     const start = flock.stepCount;
     const end = start + p.steps;
-    const progress = new Progress(p.steps, 'murmur run');
+    const progress = new Progress(p.steps, 'murmur run', { quiet: p.quiet });
     let stepMs = 0;
     let agentSteps = 0;
     let chunk = 1;
@@ -311,9 +404,10 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
     }
     const metrics = flock.metrics();
     const info = engineInfo(flock);
-    if (p.outDir !== null) {
-      writeFileSync(join(p.outDir, 'final.murmur'), flock.snapshot());
-      files.push(join(p.outDir, 'final.murmur'));
+    if (outPlan !== null) {
+      const path = snapshotPath(outPlan, flock.stepCount);
+      writeFileSync(path, flock.snapshot());
+      files.push(path);
     }
     const summary: RunSummary = {
       command: 'run',
@@ -321,6 +415,8 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
       resumedFrom: p.resume?.path ?? null,
       backend: flock.backend,
       kernel: info?.kernel ?? null,
+      kernelReason: info?.kernelReason ?? null,
+      version: VERSION,
       threads: info?.threads ?? null,
       params: summarizeParams(flock.params),
       steps: flock.stepCount - start,
@@ -343,6 +439,28 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
     process.removeListener('SIGINT', onSigint);
     await flock.dispose();
   }
+}
+
+/**
+ * params.json: the resolved parameters (so it can be given back with --config) and, under
+ * "murmur", what ran them: package version, backend, kernel and why, and where the run started.
+ */
+function paramsRecord(p: RunPlan, flock: Flock): Record<string, unknown> {
+  const info = engineInfo(flock);
+  return {
+    murmur: {
+      version: VERSION,
+      backend: flock.backend,
+      kernel: info?.kernel ?? null,
+      kernelChoice: info?.kernelChoice ?? null,
+      kernelReason: info?.kernelReason ?? null,
+      threads: info?.threads ?? null,
+      preset: p.preset,
+      resumedFrom: p.resume?.path ?? null,
+      startStep: flock.stepCount,
+    },
+    ...flock.params,
+  };
 }
 
 /** Steps for the next chunk: about 100 ms of work, so the progress bar and Ctrl-C stay responsive. */

@@ -18,7 +18,7 @@ export const presets: Readonly<Record<PresetName, Preset>> = {
     name: 'reynolds',
     source: 'CGIT report (Reynolds steering)',
     summary:
-      'Steering = desired − velocity truncated to maxForce; separation weighted by 1/d; bouncing walls; see-ahead obstacle avoidance',
+      'Steering = desired − velocity truncated to maxForce; separation weighted by 1/d²; bouncing walls; see-ahead obstacle avoidance',
     params: {
       prey: 2000,
       world: { x: 90, y: 90, z: 90, boundary: 'bounce' },
