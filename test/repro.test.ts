@@ -18,7 +18,7 @@ import {
 } from '../src/flock.ts';
 import { ParamError } from '../src/params/validate.ts';
 import { crc32 } from '../src/state/checksum.ts';
-import { decodeSnapshot, SNAPSHOT_VERSION } from '../src/state/snapshot.ts';
+import { decodeSnapshot, SNAPSHOT_VERSION, SnapshotError } from '../src/state/snapshot.ts';
 import { VERSION } from '../src/version.ts';
 
 const small: FlockOptions = { preset: 'reynolds', prey: 300, seed: 5 };
@@ -227,5 +227,40 @@ describe('reset() on a synchronously stepped flock', () => {
     assert.equal(f.stepCount, 0);
     f.stepSync(1);
     assert.equal(f.stepCount, 1);
+  });
+});
+
+describe('snapshot metadata record', () => {
+  /** Rewrite the checksum so an edit reaches the later checks. */
+  const reseal = (b: Uint8Array) => {
+    new DataView(b.buffer, b.byteOffset).setUint32(12, crc32(b.subarray(16)), true);
+    return b;
+  };
+  const refuses = (b: Uint8Array, message: RegExp) =>
+    assert.throws(
+      () => decodeSnapshot(b),
+      (e: unknown) => e instanceof SnapshotError && message.test(e.message),
+    );
+
+  test('a huge metadata length is refused before any arithmetic on it', () => {
+    const b = createFlockSync(small).snapshot();
+    new DataView(b.buffer).setUint32(36, 0xffffffff, true);
+    refuses(reseal(b), /metadata length 4294967295 bytes; allowed: at most 65536/);
+  });
+
+  test('a metadata record with an unknown kernel or no version is refused, naming it', () => {
+    const b = createFlockSync(small).snapshot();
+    const r = new DataView(b.buffer);
+    const at = 40 + ((r.getUint32(16, true) + 3) & ~3);
+    const text = new TextDecoder().decode(b.subarray(at, at + r.getUint32(36, true)));
+    assert.equal(text, JSON.stringify({ kernel: 'js', version: VERSION, backend: 'cpu' }));
+    const edit = (from: string, to: string) => {
+      assert.equal(from.length, to.length);
+      const c = b.slice();
+      c.set(new TextEncoder().encode(text.replace(from, to)), at);
+      return reseal(c);
+    };
+    refuses(edit('"kernel":"js"', '"kernel":"qq"'), /kernel "qq"; allowed: "js", "wasm" or "wgsl"/);
+    refuses(edit('"version"', '"versiom"'), /version undefined; allowed: a string/);
   });
 });

@@ -10,6 +10,7 @@ export const SNAPSHOT_VERSION = 2;
 /** Header bytes of version 1 and of version 2 (which adds the metadata length word). */
 const HEAD_V1 = 36;
 const HEAD = 40;
+const MAX_META_BYTES = 1 << 16;
 
 /**
  * What produced a snapshot (format v2 on): the kernel that stepped the flock and the package
@@ -92,6 +93,9 @@ export function decodeSnapshot(
   if (bytes.length < head)
     throw new SnapshotError(`snapshot truncated: ${bytes.length} bytes, header needs ${head}`);
   const metaLen = v === 1 ? 0 : r.getUint32(36, true);
+  // the record is a few dozen bytes; a bound keeps the size arithmetic below exact
+  if (metaLen > MAX_META_BYTES)
+    throw new SnapshotError(`snapshot metadata length ${metaLen} bytes; allowed: at most ${MAX_META_BYTES}`);
   const sv = r.getUint32(8, true);
   if (sv !== STATE_VERSION)
     throw new SnapshotError(`snapshot holds v${sv} state when expected v${STATE_VERSION}`);
