@@ -260,7 +260,7 @@ async function main(): Promise<void> {
         await stepper.sync(flock); // the snapshot needs the GPU's latest state on the host
         let next: Flock;
         try {
-          next = await restoreFlock(flock.snapshot(), { backend: name });
+          next = await restoreFlock(flock.snapshot(), { backend: name, ...kernelFor(name) });
           next.set(flock.params as ParamsOverride); // changes not yet applied by a step
         } catch (e) {
           return errorText(e);
