@@ -465,7 +465,9 @@ export async function restoreFlock(
 ): Promise<Flock> {
   // only an explicit backend can be workers, which needs the state in a SharedArrayBuffer
   const { state, params, meta } = decodeSnapshot(bytes, { shared: options.backend === 'workers' });
-  const backend = options.backend ?? (meta?.kernel === 'wgsl' ? 'webgpu' : 'cpu');
+  // a WGSL snapshot continues on webgpu, unless a cpu kernel is asked for
+  const cpuKernel = options.kernel === 'js' || options.kernel === 'wasm';
+  const backend = options.backend ?? (meta?.kernel === 'wgsl' && !cpuKernel ? 'webgpu' : 'cpu');
   const kernel =
     options.kernel ??
     (backend !== 'webgpu' && (meta?.kernel === 'js' || meta?.kernel === 'wasm') ? meta.kernel : undefined);

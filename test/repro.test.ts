@@ -18,7 +18,7 @@ import {
 } from '../src/flock.ts';
 import { ParamError } from '../src/params/validate.ts';
 import { crc32 } from '../src/state/checksum.ts';
-import { decodeSnapshot, SNAPSHOT_VERSION, SnapshotError } from '../src/state/snapshot.ts';
+import { decodeSnapshot, encodeSnapshot, SNAPSHOT_VERSION, SnapshotError } from '../src/state/snapshot.ts';
 import { VERSION } from '../src/version.ts';
 
 const small: FlockOptions = { preset: 'reynolds', prey: 300, seed: 5 };
@@ -181,6 +181,21 @@ describe('snapshots record the kernel; restores continue with it', () => {
     assert.match(sync.info().kernelReason, /stepped with wasm: the continuation differs/);
     assert.throws(() => restoreFlockSync(w.snapshot(), { kernel: 'wasm' }), namesField('kernel'));
     await w.dispose();
+  });
+
+  test('a WGSL snapshot asked to continue on a cpu kernel runs on cpu and says it differs', async () => {
+    const f = createFlockSync(small);
+    f.stepSync(2);
+    const { state, params } = decodeSnapshot(f.snapshot());
+    const gpu = encodeSnapshot(state, params, { kernel: 'wgsl', version: VERSION, backend: 'webgpu' });
+    const r = await restoreFlock(gpu, { kernel: 'js' });
+    try {
+      assert.equal(r.backend, 'cpu');
+      assert.equal(r.info().kernel, 'js');
+      assert.match(r.info().kernelReason, /stepped with wgsl: the continuation differs/);
+    } finally {
+      await r.dispose();
+    }
   });
 
   test('format v1 (no metadata) still restores, and says the kernel is unknown', async () => {

@@ -33,7 +33,7 @@ export const RUN_FLAGS: readonly FlagSpec[] = [
     doc: 'JSON object of parameter overrides, applied on the preset',
   },
   { name: 'n', kind: 'value', value: 'N', doc: 'number of prey (the field prey; 20k, 1M and 1e6 work)' },
-  { name: 'predators', kind: 'value', value: 'K', doc: 'number of predators' },
+  { name: 'predators', kind: 'value', value: 'K', doc: 'number of predators (suffixes as for --n)' },
   { name: 'seed', kind: 'value', value: 'X', doc: 'seed of the initial placement' },
   {
     name: 'set',
@@ -319,6 +319,10 @@ async function makeFlock(p: RunPlan): Promise<Flock> {
     });
   } catch (e) {
     if (e instanceof UsageError || e instanceof ParamError) throw e;
+    if (p.resume && !backendGiven && p.resume.meta?.kernel === 'wgsl')
+      throw new Error(
+        `cannot continue ${p.resume.path} on the webgpu backend it was stepped with: ${(e as Error).message} (--backend cpu continues it there; the run then differs from an unbroken webgpu run)`,
+      );
     throw new Error(
       `cannot start the ${backendGiven || !p.resume ? backend : "snapshot's"} backend: ${(e as Error).message}`,
     );
