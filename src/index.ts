@@ -1,4 +1,6 @@
 export type { Backend, BackendInfo, BackendName, StepTiming } from './backends/types.ts';
+export { WebGpuUnavailableError } from './backends/webgpu/gpu.ts';
+export { WorkerFaultError } from './backends/workers/errors.ts';
 export {
   createFlock,
   createFlockSync,

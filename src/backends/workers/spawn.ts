@@ -33,7 +33,7 @@ function tsxApi(): string {
 /**
  * Start one step worker. In Node: a worker_threads Worker on worker.ts (with the tsx loader,
  * when this module itself runs from TypeScript source) or on the compiled worker.js. In
- * browsers: a module Worker, written so that Vite and other bundlers find and bundle it.
+ * browsers: a module Worker on worker.js, written so that bundlers find and bundle it.
  */
 export async function spawnWorker(events: WorkerEvents): Promise<WorkerHandle> {
   if (isNode()) {
@@ -60,7 +60,10 @@ export async function spawnWorker(events: WorkerEvents): Promise<WorkerHandle> {
       },
     };
   }
-  const w = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
+  // The literal pattern bundlers recognise and bundle as a worker entry (Vite, webpack, Parcel,
+  // Rollup with a plugin). It names worker.js, the file the built package ships; from the
+  // TypeScript sources Vite resolves it to worker.ts as it does any `.js` import in a `.ts` file.
+  const w = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
   w.onmessage = (e: MessageEvent<FromWorker>) => events.message(e.data);
   w.onerror = (e: ErrorEvent) => {
     e.preventDefault();

@@ -1,0 +1,16 @@
+// Public entry `murmur-flock/backends/webgpu`: the WebGPU backend itself, for GPU-only stepping
+// and drawing straight from its buffers (`createFlock({ backend: 'webgpu' })` needs none of this).
+export {
+  AGENT_BYTES,
+  AGENT_OFFSETS,
+  createWebGpuBackend,
+  describeAdapter,
+  type GpuContext,
+  type KernelTimes,
+  requestGpu,
+  WebGpuBackend,
+  type WebGpuBackendOptions,
+  type WebGpuBuffers,
+  WebGpuUnavailableError,
+} from './backends/webgpu/backend.ts';
+export type { GpuOptions } from './backends/webgpu/gpu.ts';
