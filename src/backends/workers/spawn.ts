@@ -37,7 +37,10 @@ function tsxApi(): string {
  */
 export async function spawnWorker(events: WorkerEvents): Promise<WorkerHandle> {
   if (isNode()) {
-    const { Worker } = await import('node:worker_threads');
+    // (not import(): browser bundlers would try to resolve or externalize it)
+    const { Worker } = process.getBuiltinModule(
+      'node:worker_threads',
+    ) as typeof import('node:worker_threads');
     const fromSource = import.meta.url.endsWith('.ts');
     const url = new URL(fromSource ? './worker.ts' : './worker.js', import.meta.url);
     // Node 20 applies no --import loader hooks to a worker's entry file: from TypeScript source,
