@@ -13,8 +13,21 @@ export {
 } from './flock.ts';
 export { computeMetrics, METRIC_KEYS, type Metrics } from './metrics/metrics.ts';
 export { getPreset, type Preset, type PresetName, presets } from './params/presets.ts';
-export { type Params, type ParamsOverride, schema } from './params/schema.ts';
-export type { Sphere } from './params/spec.ts';
+export { type Params, type ParamsOverride, type Schema, schema } from './params/schema.ts';
+export type {
+  BoolSpec,
+  EnumSpec,
+  GroupSpec,
+  IntSpec,
+  LeafSpec,
+  LeafValue,
+  NumberSpec,
+  PartialValues,
+  SchemaShape,
+  Sphere,
+  SphereListSpec,
+  ValuesOf,
+} from './params/spec.ts';
 export {
   defaults,
   formatIssue,
@@ -25,6 +38,7 @@ export {
 } from './params/validate.ts';
 export { type FieldEntry, fields } from './params/walk.ts';
 export {
+  type AnyBuffer,
   FlockState,
   type Half,
   PREDATOR,
