@@ -4,7 +4,8 @@
 //   src/backends/webgpu/wgsl.generated.ts      ← src/backends/webgpu/*.wgsl
 //   src/backends/wasm/kernel-wasm.generated.ts ← build/murmur-kernel.wasm (node wasm/build.mjs)
 // The generated files are checked in (so a fresh checkout typechecks and tests without a build);
-// `node scripts/embed.mjs --check` exits 1 when one is out of date (CI runs it after the build).
+// `node scripts/embed.mjs --check` (or `node wasm/build.mjs --check`, which builds the kernel first)
+// exits 1 when one is out of date and writes nothing; CI runs it.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
