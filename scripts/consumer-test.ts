@@ -2,8 +2,9 @@
  * The consumer test: build, `npm pack`, install the tarball into fresh copies of examples/* under
  * a temporary folder (no link to this repository) and prove each place a user puts the package:
  * Node ESM and CommonJS (cpu, workers, webgpu through the optional `webgpu` package), the `murmur`
- * command, `tsc --strict` with moduleResolution nodenext and bundler, and a Vite app and an
- * esbuild bundle served on 127.0.0.1 with COOP/COEP and opened in Chromium (cpu, workers, webgpu).
+ * command, `tsc --strict` with moduleResolution nodenext (ESM and a CommonJS .cts) and bundler,
+ * and a Vite app (built, and on Vite's dev server) and an esbuild bundle served on 127.0.0.1 with
+ * COOP/COEP and opened in Chromium (cpu with both kernels, workers with both, webgpu).
  * Every hash is compared with the one Node computed for the same flock.
  *
  * Usage: node --import tsx scripts/consumer-test.ts [--no-build] [--keep]
@@ -15,7 +16,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { launchChromium } from '../test/browser/chromium.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -206,6 +207,9 @@ try {
   const tsRun = await run(process.execPath, ['out/main.js'], dirs.typescript!);
   must('typescript: node out/main.js', tsRun);
   check('typescript: cpu js = node-esm', hashes(tsRun.out)['cpu js'] === ref);
+  const ctsRun = await run(process.execPath, ['out/require.cjs'], dirs.typescript!);
+  must('typescript: node out/require.cjs (CommonJS from .cts)', ctsRun);
+  check('typescript: CommonJS cpu js = node-esm', hashes(ctsRun.out)['cpu js'] === ref);
 
   // ---- browser bundles ----
   const vite = await run(
@@ -220,46 +224,62 @@ try {
   check('esbuild: no warnings', esb.err.trim() === '', esb.err.trim());
 
   const browser = await launchChromium();
+  /** Open a served app, read back what it reports and compare with Node. */
+  async function openApp(name: string, url: string): Promise<void> {
+    const page = await browser.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    try {
+      await page.goto(url);
+      await page.waitForFunction(() => 'murmurResult' in window, null, { timeout: 120_000 });
+      const r = (await page.evaluate(
+        () => (window as unknown as { murmurResult: unknown }).murmurResult,
+      )) as PageResult;
+      console.log(`    ${JSON.stringify(r)}`);
+      check(`${name}: page is cross-origin isolated`, r.isolated);
+      check(
+        `${name}: no page errors`,
+        pageErrors.length === 0 && Object.keys(r.errors).length === 0,
+        [...pageErrors, ...Object.values(r.errors)].join('; '),
+      );
+      check(`${name}: browser cpu js = Node cpu js`, r.results['cpu js'] === ref, r.results['cpu js']);
+      check(`${name}: browser cpu wasm = Node cpu wasm`, r.results['cpu wasm'] === node['cpu wasm']);
+      check(`${name}: browser workers js = Node cpu js`, r.results['workers js'] === ref);
+      check(
+        `${name}: browser workers wasm = Node workers wasm`,
+        r.results['workers wasm'] === node['workers wasm'],
+      );
+      check(
+        `${name}: browser webgpu = Node webgpu (both SwiftShader)`,
+        !!r.results['webgpu wgsl'] && r.results['webgpu wgsl'] === node['webgpu wgsl'],
+        `${r.results['webgpu wgsl']} vs ${node['webgpu wgsl']}`,
+      );
+    } catch (e) {
+      check(`${name}: page ran`, false, `${String(e)} ${pageErrors.join('; ')}`);
+    } finally {
+      await page.close();
+    }
+  }
   try {
     for (const name of ['vite', 'esbuild']) {
       const dist = join(dirs[name]!, 'dist');
       console.log(`  ${name} dist: ${readdirSync(dist, { recursive: true }).join(', ')}`);
       const server = await serve(dist);
-      const page = await browser.newPage();
-      const pageErrors: string[] = [];
-      page.on('pageerror', (e) => pageErrors.push(String(e)));
-      try {
-        await page.goto(server.url);
-        await page.waitForFunction(() => 'murmurResult' in window, null, { timeout: 120_000 });
-        const r = (await page.evaluate(
-          () => (window as unknown as { murmurResult: unknown }).murmurResult,
-        )) as PageResult;
-        console.log(`    ${JSON.stringify(r)}`);
-        check(`${name}: page is cross-origin isolated`, r.isolated);
-        check(
-          `${name}: no page errors`,
-          pageErrors.length === 0 && Object.keys(r.errors).length === 0,
-          [...pageErrors, ...Object.values(r.errors)].join('; '),
-        );
-        check(`${name}: browser cpu js = Node cpu js`, r.results['cpu js'] === ref, r.results['cpu js']);
-        check(`${name}: browser cpu wasm = Node cpu wasm`, r.results['cpu wasm'] === node['cpu wasm']);
-        check(`${name}: browser workers js = Node cpu js`, r.results['workers js'] === ref);
-        check(
-          `${name}: browser workers wasm = Node workers wasm`,
-          r.results['workers wasm'] === node['workers wasm'],
-        );
-        check(
-          `${name}: browser webgpu = Node webgpu (both SwiftShader)`,
-          !!r.results['webgpu wgsl'] && r.results['webgpu wgsl'] === node['webgpu wgsl'],
-          `${r.results['webgpu wgsl']} vs ${node['webgpu wgsl']}`,
-        );
-      } catch (e) {
-        check(`${name}: page ran`, false, `${String(e)} ${pageErrors.join('; ')}`);
-      } finally {
-        await page.close();
-        await server.close();
-      }
+      await openApp(`${name} build`, server.url);
+      await server.close();
     }
+    // Vite's dev server too (its dependency pre-bundling must keep the worker URL working)
+    const vitePkg = pathToFileURL(join(dirs.vite!, 'node_modules/vite/dist/node/index.js')).href;
+    const { createServer: createVite } = (await import(vitePkg)) as typeof import('vite');
+    const dev = await createVite({
+      root: dirs.vite!,
+      configFile: join(dirs.vite!, 'vite.config.js'),
+      logLevel: 'warn',
+      server: { host: '127.0.0.1', port: 0 },
+    });
+    await dev.listen();
+    await openApp('vite dev', dev.resolvedUrls!.local[0]!);
+    await dev.close();
   } finally {
     await browser.close();
   }

@@ -20,8 +20,20 @@ export function wasmSimdSupported(): boolean {
   }
 }
 
-/** The kernel's bytes (decoded from the embedded base64; atob exists in Node ≥ 16 and browsers). */
+type Base64Decoders = {
+  Buffer?: { from(text: string, encoding: 'base64'): Uint8Array };
+  Uint8Array: { fromBase64?(text: string): Uint8Array };
+};
+
+/**
+ * The kernel's bytes, decoded from the embedded base64: natively where the runtime can (Node's
+ * Buffer, `Uint8Array.fromBase64` in newer browsers), else with atob.
+ */
 export function kernelWasmBytes(): Uint8Array<ArrayBuffer> {
+  const g = globalThis as unknown as Base64Decoders;
+  const native =
+    g.Buffer?.from(KERNEL_WASM_BASE64, 'base64') ?? g.Uint8Array.fromBase64?.(KERNEL_WASM_BASE64);
+  if (native) return new Uint8Array(native);
   const text = atob(KERNEL_WASM_BASE64);
   const bytes = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
