@@ -63,9 +63,10 @@ export async function spawnWorker(events: WorkerEvents): Promise<WorkerHandle> {
       },
     };
   }
-  // The literal pattern bundlers recognise and bundle as a worker entry (Vite, webpack, Parcel,
-  // Rollup with a plugin). It names worker.js, the file the built package ships; from the
-  // TypeScript sources Vite resolves it to worker.ts as it does any `.js` import in a `.ts` file.
+  // The literal pattern bundlers recognise and bundle as a worker entry (Vite; webpack 5 and
+  // Parcel document it too). esbuild does not follow it: its users build the package's
+  // `./worker` entry beside the app. It names worker.js, the file the built package ships; from
+  // the TypeScript sources Vite resolves it to worker.ts as it does any `.js` import in a `.ts`.
   const w = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
   w.onmessage = (e: MessageEvent<FromWorker>) => events.message(e.data);
   w.onerror = (e: ErrorEvent) => {
