@@ -1,3 +1,8 @@
+/**
+ * murmur-flock: create, step, measure, snapshot and restore flocks on the cpu, workers and
+ * webgpu backends; the parameter schema, presets and validation.
+ * @module murmur-flock
+ */
 export type { Backend, BackendInfo, BackendName, StepTiming } from './backends/types.ts';
 export { WebGpuUnavailableError } from './backends/webgpu/gpu.ts';
 export { WorkerFaultError } from './backends/workers/errors.ts';

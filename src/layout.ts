@@ -1,5 +1,8 @@
-// Public entry `murmur-flock/layout`: the memory layouts other code may read directly — the state
-// buffer (header words, field order and sizes), the snapshot format and the WebGPU agent record.
+/**
+ * The memory layouts other code may read directly: the state buffer (header words, field order
+ * and sizes), the snapshot format and the WebGPU agent record.
+ * @module murmur-flock/layout
+ */
 export { AGENT_BYTES, AGENT_OFFSETS } from './backends/webgpu/agents.ts';
 export {
   FIELD_BYTES,

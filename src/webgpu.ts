@@ -1,5 +1,9 @@
-// Public entry `murmur-flock/backends/webgpu`: the WebGPU backend itself, for GPU-only stepping
-// and drawing straight from its buffers (`createFlock({ backend: 'webgpu' })` needs none of this).
+/**
+ * The WebGPU backend itself, for GPU-only stepping and drawing straight from its buffers
+ * (`createFlock({ backend: 'webgpu' })` needs none of this). In Node it needs the optional peer
+ * dependency `webgpu`.
+ * @module murmur-flock/backends/webgpu
+ */
 export {
   AGENT_BYTES,
   AGENT_OFFSETS,
