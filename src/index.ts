@@ -1,4 +1,11 @@
+/**
+ * murmur-flock: create, step, measure, snapshot and restore flocks on the cpu, workers and
+ * webgpu backends; the parameter schema, presets and validation.
+ * @module murmur-flock
+ */
 export type { Backend, BackendInfo, BackendName, StepTiming } from './backends/types.ts';
+export { WebGpuUnavailableError } from './backends/webgpu/gpu.ts';
+export { WorkerFaultError } from './backends/workers/errors.ts';
 export {
   createFlock,
   createFlockSync,
@@ -13,8 +20,21 @@ export {
 } from './flock.ts';
 export { computeMetrics, METRIC_KEYS, type Metrics } from './metrics/metrics.ts';
 export { getPreset, type Preset, type PresetName, presets } from './params/presets.ts';
-export { type Params, type ParamsOverride, schema } from './params/schema.ts';
-export type { Sphere } from './params/spec.ts';
+export { type Params, type ParamsOverride, type Schema, schema } from './params/schema.ts';
+export type {
+  BoolSpec,
+  EnumSpec,
+  GroupSpec,
+  IntSpec,
+  LeafSpec,
+  LeafValue,
+  NumberSpec,
+  PartialValues,
+  SchemaShape,
+  Sphere,
+  SphereListSpec,
+  ValuesOf,
+} from './params/spec.ts';
 export {
   defaults,
   formatIssue,
@@ -25,6 +45,7 @@ export {
 } from './params/validate.ts';
 export { type FieldEntry, fields } from './params/walk.ts';
 export {
+  type AnyBuffer,
   FlockState,
   type Half,
   PREDATOR,

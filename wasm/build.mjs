@@ -1,5 +1,6 @@
 // Build the WebAssembly SIMD step kernel from wasm/kernel.ts (AssemblyScript) into
-// build/murmur-kernel.wasm. Usage: node wasm/build.mjs  (CI runs it before the tests)
+// build/murmur-kernel.wasm, then embed it (and the WGSL shaders) into the library's generated
+// modules (scripts/embed.mjs). Usage: node wasm/build.mjs  (CI runs it before the tests)
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,3 +58,4 @@ if (!module.validate()) {
 writeFileSync(out, module.emitBinary());
 module.dispose();
 console.log('built build/murmur-kernel.wasm');
+await import('../scripts/embed.mjs');

@@ -9,7 +9,9 @@
 
 /** "MURM" as a little-endian u32. */
 export const STATE_MAGIC = 0x4d52554d;
+/** Version of this layout, in the header; a buffer with another version is refused. */
 export const STATE_VERSION = 1;
+/** Bytes of the header before the first field array. */
 export const HEADER_BYTES = 128;
 
 /** Header word indices (Uint32). */
@@ -28,10 +30,12 @@ export const H = {
 
 /** Field names in layout order. */
 export const FIELDS = ['px', 'py', 'pz', 'vx', 'vy', 'vz', 'id', 'kind', 'alive'] as const;
+/** One of {@link FIELDS}. */
 export type FieldName = (typeof FIELDS)[number];
 
-/** Agent kinds. */
+/** Agent kind of prey (the `kind` field). */
 export const PREY = 0;
+/** Agent kind of predators (the `kind` field). */
 export const PREDATOR = 1;
 
 /** Bytes per element of each field. */
@@ -77,7 +81,8 @@ export class StateFormatError extends Error {
   }
 }
 
-type AnyBuffer = ArrayBuffer | SharedArrayBuffer;
+/** The buffer a state lives in: shared for the workers backend. */
+export type AnyBuffer = ArrayBuffer | SharedArrayBuffer;
 
 /** Views over one state buffer. Holds no agent data of its own. */
 export class FlockState {
@@ -147,6 +152,7 @@ export class FlockState {
     return new FlockState(buffer);
   }
 
+  /** Number of agent slots the buffer holds. */
   get capacity(): number {
     return this.header[H.capacity];
   }
@@ -154,6 +160,7 @@ export class FlockState {
   get count(): number {
     return this.header[H.count];
   }
+  /** Set the number of slots in use (backends, after a step). */
   set count(n: number) {
     this.header[H.count] = n;
   }
@@ -161,6 +168,7 @@ export class FlockState {
   get current(): 0 | 1 {
     return this.header[H.current] as 0 | 1;
   }
+  /** Make half `h` the front (backends, after a step). */
   set current(h: 0 | 1) {
     this.header[H.current] = h;
   }
@@ -176,10 +184,12 @@ export class FlockState {
   get stepCount(): number {
     return this.header[H.stepLo] + this.header[H.stepHi] * 2 ** 32;
   }
+  /** Set the number of completed steps (backends, after a step). */
   set stepCount(n: number) {
     this.header[H.stepLo] = n >>> 0;
     this.header[H.stepHi] = Math.floor(n / 2 ** 32);
   }
+  /** 2 or 3: the flock's dimensions. */
   get dimensions(): number {
     return this.header[H.dimensions];
   }

@@ -1,7 +1,9 @@
 /**
- * Finding and compiling the WebAssembly SIMD kernel (build/murmur-kernel.wasm, built by
- * `node wasm/build.mjs`). Browser-safe: Node modules are imported only behind a runtime check.
+ * Compiling the WebAssembly SIMD step kernel. The binary (built by `node wasm/build.mjs` from
+ * wasm/kernel.ts) is embedded as base64 in kernel-wasm.generated.ts, so the built package needs
+ * no file beside its JavaScript and no bundler has to find, copy or serve a .wasm asset.
  */
+import { KERNEL_WASM_BASE64 } from './kernel-wasm.generated.ts';
 
 // (module (func (result v128) (v128.const i32x4 0 0 0 0)))
 const SIMD_PROBE = new Uint8Array([
@@ -18,41 +20,37 @@ export function wasmSimdSupported(): boolean {
   }
 }
 
-const isNode = () =>
-  typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === 'string';
+type Base64Decoders = {
+  Buffer?: { from(text: string, encoding: 'base64'): Uint8Array };
+  Uint8Array: { fromBase64?(text: string): Uint8Array };
+};
 
-/** Where the build puts the kernel, relative to this file in src/ (or dist/src/). */
-function candidates(): URL[] {
-  return [
-    new URL('../../../build/murmur-kernel.wasm', import.meta.url),
-    new URL('../../../../build/murmur-kernel.wasm', import.meta.url),
-  ];
+/**
+ * The kernel's bytes, decoded from the embedded base64: natively where the runtime can (Node's
+ * Buffer, `Uint8Array.fromBase64` in newer browsers), else with atob.
+ */
+export function kernelWasmBytes(): Uint8Array<ArrayBuffer> {
+  const g = globalThis as unknown as Base64Decoders;
+  const native =
+    g.Buffer?.from(KERNEL_WASM_BASE64, 'base64') ?? g.Uint8Array.fromBase64?.(KERNEL_WASM_BASE64);
+  if (native) return new Uint8Array(native);
+  const text = atob(KERNEL_WASM_BASE64);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
 }
 
 let cached: Promise<WebAssembly.Module> | null = null;
 
 /**
  * Compile the kernel once per thread (the compiled module can be posted to workers). Rejects
- * with the reason when the runtime lacks SIMD or the .wasm file was not built.
+ * with the reason when the runtime lacks SIMD.
  */
 export function loadWasmModule(): Promise<WebAssembly.Module> {
   if (!cached) {
     cached = (async () => {
       if (!wasmSimdSupported()) throw new Error('this runtime has no WebAssembly SIMD');
-      const tried: string[] = [];
-      for (const url of candidates()) {
-        try {
-          const bytes = isNode()
-            ? await (await import('node:fs/promises')).readFile(url)
-            : new Uint8Array(await (await fetch(url)).arrayBuffer());
-          return await WebAssembly.compile(bytes);
-        } catch (e) {
-          tried.push(`${url.href}: ${e instanceof Error ? e.message : String(e)}`);
-        }
-      }
-      throw new Error(
-        `the WebAssembly kernel is not built (run "node wasm/build.mjs"); tried ${tried.join('; ')}`,
-      );
+      return WebAssembly.compile(kernelWasmBytes());
     })();
     cached.catch(() => {
       cached = null;

@@ -28,18 +28,15 @@ let nodeGpu: GPU | null = null;
 
 async function nodeEntryPoint(): Promise<GPU> {
   if (nodeGpu) return nodeGpu;
-  const env = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env;
-  if (env) {
-    env.VK_ICD_FILENAMES ||= '/usr/lib/chromium/vk_swiftshader_icd.json';
-    env.XDG_RUNTIME_DIR ||= '/tmp';
-  }
+  // No environment variable is set here: Dawn picks the Vulkan driver from the user's
+  // environment (VK_ICD_FILENAMES), and a default that names SwiftShader would hide a real GPU.
   const name = 'webgpu'; // a variable, so bundlers for the browser leave it alone
   let mod: { create(options: string[]): GPU };
   try {
     mod = (await import(/* @vite-ignore */ name)) as typeof mod;
   } catch (e) {
     throw new WebGpuUnavailableError(
-      `WebGPU in Node needs the "webgpu" npm package, which failed to load (${String(e)})`,
+      `WebGPU in Node needs the optional peer dependency "webgpu" (npm install webgpu), which failed to load (${String(e)})`,
     );
   }
   nodeGpu = mod.create([]);
@@ -86,7 +83,7 @@ export async function requestAdapter(options: GpuOptions = {}): Promise<GPUAdapt
   }
   if (!adapter)
     throw new WebGpuUnavailableError(
-      'No WebGPU adapter is available (requestAdapter() returned null; in Node without a GPU set VK_ICD_FILENAMES to a Vulkan driver such as SwiftShader)',
+      "No WebGPU adapter is available (requestAdapter() returned null; in Node without a GPU, set VK_ICD_FILENAMES to a CPU Vulkan driver such as SwiftShader, e.g. /usr/lib/chromium/vk_swiftshader_icd.json from Debian's chromium package)",
     );
   return adapter;
 }

@@ -37,7 +37,8 @@ async function defaultThreads(): Promise<number> {
   const nav = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator;
   if (nav?.hardwareConcurrency) return nav.hardwareConcurrency;
   try {
-    const os = await import('node:os');
+    // (not import(): browser bundlers would warn about a Node module)
+    const os = process.getBuiltinModule('node:os') as typeof import('node:os');
     return os.availableParallelism();
   } catch {
     return 2;

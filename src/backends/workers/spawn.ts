@@ -33,11 +33,14 @@ function tsxApi(): string {
 /**
  * Start one step worker. In Node: a worker_threads Worker on worker.ts (with the tsx loader,
  * when this module itself runs from TypeScript source) or on the compiled worker.js. In
- * browsers: a module Worker, written so that Vite and other bundlers find and bundle it.
+ * browsers: a module Worker on worker.js, written so that bundlers find and bundle it.
  */
 export async function spawnWorker(events: WorkerEvents): Promise<WorkerHandle> {
   if (isNode()) {
-    const { Worker } = await import('node:worker_threads');
+    // (not import(): browser bundlers would try to resolve or externalize it)
+    const { Worker } = process.getBuiltinModule(
+      'node:worker_threads',
+    ) as typeof import('node:worker_threads');
     const fromSource = import.meta.url.endsWith('.ts');
     const url = new URL(fromSource ? './worker.ts' : './worker.js', import.meta.url);
     // Node 20 applies no --import loader hooks to a worker's entry file: from TypeScript source,
@@ -60,7 +63,11 @@ export async function spawnWorker(events: WorkerEvents): Promise<WorkerHandle> {
       },
     };
   }
-  const w = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
+  // The literal pattern bundlers recognise and bundle as a worker entry (Vite; webpack 5 and
+  // Parcel document it too). esbuild does not follow it: its users build the package's
+  // `./worker` entry beside the app. It names worker.js, the file the built package ships; from
+  // the TypeScript sources Vite resolves it to worker.ts as it does any `.js` import in a `.ts`.
+  const w = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
   w.onmessage = (e: MessageEvent<FromWorker>) => events.message(e.data);
   w.onerror = (e: ErrorEvent) => {
     e.preventDefault();

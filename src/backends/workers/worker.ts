@@ -13,10 +13,19 @@ interface Endpoint {
   listen(handler: (message: ToWorker) => void): void;
 }
 
-async function endpoint(): Promise<Endpoint> {
-  const g = globalThis as unknown as { process?: { versions?: { node?: string } } };
+type WorkerThreads = typeof import('node:worker_threads');
+
+/**
+ * Synchronous and without `import()`: `process.getBuiltinModule` (Node ≥ 20.16) keeps Node's
+ * module out of sight of browser bundlers, and no top-level await means bundlers may emit this
+ * worker in any format (Vite's default worker format, iife, has neither).
+ */
+function endpoint(): Endpoint {
+  const g = globalThis as unknown as {
+    process?: { versions?: { node?: string }; getBuiltinModule?(id: string): unknown };
+  };
   if (g.process?.versions?.node) {
-    const { parentPort } = await import('node:worker_threads');
+    const { parentPort } = g.process.getBuiltinModule!('node:worker_threads') as WorkerThreads;
     if (!parentPort) throw new Error('the step worker must run in a worker thread');
     return {
       post: (m) => parentPort.postMessage(m),
@@ -33,7 +42,7 @@ async function endpoint(): Promise<Endpoint> {
   };
 }
 
-const port = await endpoint();
+const port = endpoint();
 let thread: StepThread | null = null;
 let control: Control | null = null;
 let seen = 0;

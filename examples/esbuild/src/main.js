@@ -1,0 +1,41 @@
+// Step the same flock on every backend this browser offers and show each result's state hash.
+// The workers backend needs a cross-origin isolated page (COOP/COEP headers from the server)
+// for SharedArrayBuffer; webgpu needs navigator.gpu.
+import { createFlock, createFlockSync } from 'murmur-flock';
+
+const flock = { preset: 'reynolds', prey: 1000, seed: 42 };
+const steps = 20;
+const hex = (h) => h.toString(16).padStart(8, '0');
+const out = document.querySelector('#out');
+const results = {};
+const errors = {};
+
+function show(name, text) {
+  out.textContent += `${name}: ${text}\n`;
+}
+
+const reference = createFlockSync(flock);
+reference.stepSync(steps);
+results['cpu js'] = hex(reference.stateHash());
+show('cpu js', results['cpu js']);
+
+for (const [backend, kernel] of [
+  ['cpu', 'wasm'],
+  ['workers', 'js'],
+  ['workers', 'wasm'],
+  ['webgpu', undefined],
+]) {
+  const name = `${backend} ${kernel ?? 'wgsl'}`;
+  try {
+    const f = await createFlock({ ...flock, backend, kernel, threads: 2 });
+    await f.step(steps);
+    results[name] = hex(f.stateHash());
+    show(name, `${results[name]} (${f.info().device ?? `${f.info().threads ?? 1} thread(s)`})`);
+    await f.dispose();
+  } catch (e) {
+    errors[name] = String(e);
+    show(name, `failed: ${e}`);
+  }
+}
+// for the consumer test, which reads this back from the page
+window.murmurResult = { isolated: globalThis.crossOriginIsolated === true, results, errors };
