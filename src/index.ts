@@ -4,6 +4,7 @@
  * @module murmur-flock
  */
 export type { Backend, BackendInfo, BackendName, StepTiming } from './backends/types.ts';
+export type { KernelChoice, KernelName } from './backends/wasm/select.ts';
 export { WebGpuUnavailableError } from './backends/webgpu/gpu.ts';
 export { WorkerFaultError } from './backends/workers/errors.ts';
 export {
