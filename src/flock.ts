@@ -1,6 +1,12 @@
 import { CpuBackend } from './backends/cpu/backend.ts';
 import type { Backend, BackendInfo, BackendName, StepTiming, SyncBackend } from './backends/types.ts';
 import { computeMetrics, type Metrics } from './metrics/metrics.ts';
+import {
+  checkFiniteNumbers,
+  checkFlockOptions,
+  checkOverride,
+  checkRestoreOptions,
+} from './params/arguments.ts';
 import { getPreset, type PresetName, presets } from './params/presets.ts';
 import type { Params, ParamsOverride } from './params/schema.ts';
 import { mergeOverrides, ParamError, resolveParams, suggest } from './params/validate.ts';
@@ -34,6 +40,7 @@ const ENGINE_KEYS = new Set(['preset', 'params', 'backend', 'threads', 'kernel',
 
 /** Resolve preset + overrides into a validated parameter set; every problem reported at once. */
 export function paramsFromOptions(options: FlockOptions = {}): Params {
+  checkFlockOptions(options);
   const issues = [];
   let base: ParamsOverride = {};
   if (options.preset !== undefined) {
@@ -129,6 +136,7 @@ export class Flock {
    */
   set(partial: ParamsOverride): void {
     this.assertLive();
+    checkOverride(partial, 'set(partial)', false);
     const next = resolveParams(partial, this.params as Params);
     const issues = [];
     for (const f of fields)
@@ -148,6 +156,7 @@ export class Flock {
   /** Rebuild the flock from its seed with (optionally) changed parameters, structural ones included. */
   async reset(partial: ParamsOverride = {}): Promise<void> {
     this.assertLive();
+    checkOverride(partial, 'reset(partial)', true);
     const next = resolveParams(partial, this.params as Params);
     await this.chain;
     this._state = newState(next, this._state.buffer instanceof SharedArrayBuffer);
@@ -266,6 +275,7 @@ export class Flock {
    */
   addPredator(x: number, y: number, z: number, vx = 1, vy = 0, vz = 0): number {
     this.assertLive();
+    checkFiniteNumbers('addPredator', { x, y, z, vx, vy, vz });
     const s = this._state;
     if (s.count >= s.capacity) return -1;
     const p = this._params;
@@ -318,7 +328,21 @@ export async function createFlock(options: FlockOptions = {}): Promise<Flock> {
  */
 export function createFlockSync(options: Omit<FlockOptions, 'backend'> = {}): Flock {
   const params = paramsFromOptions(options);
+  checkSyncBackend(options);
   return new Flock(new CpuBackend(), newState(params, options.shared ?? false), params);
+}
+
+/** The synchronous API steps on the cpu backend only: another backend is refused, not ignored. */
+function checkSyncBackend(options: object): void {
+  const backend = (options as { backend?: unknown }).backend;
+  if (backend !== undefined && backend !== 'cpu')
+    throw new ParamError([
+      {
+        path: 'options.backend',
+        value: backend,
+        allowed: '"cpu" or nothing (createFlockSync steps on the cpu backend; use createFlock)',
+      },
+    ]);
 }
 
 /** Recreate a flock from {@link Flock.snapshot} bytes. Throws SnapshotError on bad bytes. */
@@ -326,6 +350,7 @@ export async function restoreFlock(
   bytes: Uint8Array,
   options: Pick<FlockOptions, 'backend' | 'threads' | 'kernel'> = {},
 ): Promise<Flock> {
+  checkRestoreOptions(options);
   const shared = options.backend === 'workers';
   const { state, params } = decodeSnapshot(bytes, { shared });
   return new Flock(await makeBackend(options), state, params);

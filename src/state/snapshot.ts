@@ -1,20 +1,15 @@
 import type { Params } from '../params/schema.ts';
-import { resolveParams } from '../params/validate.ts';
 import { crc32 } from './checksum.ts';
 import { FIELD_BYTES, FIELDS, FlockState, STATE_VERSION } from './layout.ts';
+import { SnapshotError } from './snapshot-error.ts';
+import { checkAgentColumns, checkSnapshotHeader, parseSnapshotParams } from './snapshot-validate.ts';
+
+export { SnapshotError } from './snapshot-error.ts';
 
 /** "MRMS" little-endian: a murmur snapshot. */
 export const SNAPSHOT_MAGIC = 0x534d524d;
 export const SNAPSHOT_VERSION = 1;
 const HEAD = 36;
-
-/** Thrown when snapshot bytes cannot be restored; nothing is changed. */
-export class SnapshotError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SnapshotError';
-  }
-}
 
 /**
  * Serialise the last completed step and its parameters. Layout (little-endian u32 words):
@@ -67,24 +62,16 @@ export function decodeSnapshot(
   const sv = r.getUint32(8, true);
   if (sv !== STATE_VERSION)
     throw new SnapshotError(`snapshot holds v${sv} state when expected v${STATE_VERSION}`);
-  const jsonLen = r.getUint32(16, true);
-  const count = r.getUint32(20, true);
-  const capacity = r.getUint32(24, true);
+  // sizes bounded by the schema and computed without overflow, before anything is read or allocated
+  const { count, capacity, paramsLength: jsonLen, byteLength: expected } = checkSnapshotHeader(r, HEAD);
   const pad4 = (n: number) => (n + 3) & ~3;
-  let expected = HEAD + pad4(jsonLen);
-  for (const f of FIELDS) expected += pad4(count * FIELD_BYTES[f]);
-  if (count > capacity || capacity > 1 << 26)
-    throw new SnapshotError(`snapshot count ${count} / capacity ${capacity} invalid`);
   if (bytes.length !== expected)
     throw new SnapshotError(`snapshot truncated or padded: ${bytes.length} bytes, expected ${expected}`);
   const crc = crc32(bytes.subarray(16));
   if (crc !== r.getUint32(12, true)) throw new SnapshotError('snapshot corrupted: checksum mismatch');
-  let params: Params;
-  try {
-    params = resolveParams(JSON.parse(new TextDecoder().decode(bytes.subarray(HEAD, HEAD + jsonLen))));
-  } catch (e) {
-    throw new SnapshotError(`snapshot parameters invalid: ${(e as Error).message}`);
-  }
+  // contents: a CRC guards against accidents, not against edited or wrongly written files
+  const params = parseSnapshotParams(bytes, HEAD, jsonLen, capacity);
+  checkAgentColumns(bytes, HEAD + pad4(jsonLen), count, params);
   const state = FlockState.create(capacity, { shared: options.shared, dimensions: params.dimensions });
   let off = HEAD + pad4(jsonLen);
   const h = state.halves[0];

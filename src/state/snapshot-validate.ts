@@ -1,0 +1,243 @@
+/**
+ * Content checks of a snapshot: a CRC guards against accidents, not against a file someone edited
+ * or a program that wrote it wrong, so every header word, the parameters and every agent column
+ * are checked against the layout and the schema before anything is allocated or restored. Each
+ * refusal is a SnapshotError naming the field, its byte offset and the value found.
+ */
+
+import type { Params } from '../params/schema.ts';
+import { schema } from '../params/schema.ts';
+import { formatValue, resolveParams } from '../params/validate.ts';
+import { fields, getPath } from '../params/walk.ts';
+import { FIELD_BYTES, FIELDS, type FieldName, PREDATOR, PREY } from './layout.ts';
+import { capacityFor, MAX_CAPACITY, MAX_PARAMS_BYTES } from './size.ts';
+import { SnapshotError } from './snapshot-error.ts';
+
+/** Byte offsets of the header words after magic and versions (snapshot v1). */
+export const SNAPSHOT_WORDS = { paramsLength: 16, count: 20, capacity: 24, stepLo: 28, stepHi: 32 } as const;
+
+/** Round up to 4 bytes in ordinary arithmetic (no 32-bit overflow). */
+const pad4 = (n: number) => Math.ceil(n / 4) * 4;
+
+function refuse(field: string, offset: number, value: unknown, allowed: string): never {
+  throw new SnapshotError(
+    `snapshot ${field} (byte ${offset}): got ${formatValue(value)}; allowed: ${allowed}`,
+    {
+      field,
+      offset,
+      value,
+    },
+  );
+}
+
+/** Where the parts of a snapshot start, and how long it must be. */
+export interface SnapshotExtent {
+  /** First byte of the agent columns. */
+  readonly dataOffset: number;
+  /** Byte length of the whole snapshot. */
+  readonly byteLength: number;
+}
+
+/**
+ * Check the size words (params length, count, capacity, step count) against the schema's limits
+ * and compute the snapshot's length, before anything is read or allocated. `head`: bytes of the
+ * fixed header (the parameter JSON starts there).
+ */
+export function checkSnapshotHeader(
+  r: DataView,
+  head: number,
+): { count: number; capacity: number; paramsLength: number } & SnapshotExtent {
+  const word = (k: keyof typeof SNAPSHOT_WORDS) => r.getUint32(SNAPSHOT_WORDS[k], true);
+  const paramsLength = word('paramsLength');
+  const count = word('count');
+  const capacity = word('capacity');
+  if (capacity > MAX_CAPACITY)
+    refuse(
+      'capacity',
+      SNAPSHOT_WORDS.capacity,
+      capacity,
+      `at most ${MAX_CAPACITY} agent slots (the schema's largest prey and predator counts plus the spare slots)`,
+    );
+  if (count > capacity) refuse('count', SNAPSHOT_WORDS.count, count, `at most the capacity, ${capacity}`);
+  if (paramsLength < 2 || paramsLength > MAX_PARAMS_BYTES)
+    refuse(
+      'params length',
+      SNAPSHOT_WORDS.paramsLength,
+      paramsLength,
+      `2 to ${MAX_PARAMS_BYTES} bytes of JSON`,
+    );
+  // the step count is a safe integer (below 2⁵³): the high word below 2²¹
+  const stepHi = word('stepHi');
+  if (stepHi >= 2 ** 21) refuse('step count (high word)', SNAPSHOT_WORDS.stepHi, stepHi, `below ${2 ** 21}`);
+  const dataOffset = head + pad4(paramsLength);
+  let byteLength = dataOffset;
+  for (const f of FIELDS) byteLength += pad4(count * FIELD_BYTES[f]);
+  return { count, capacity, paramsLength, dataOffset, byteLength };
+}
+
+/**
+ * The snapshot's parameters: UTF-8 JSON of a complete parameter set (every schema field; a
+ * snapshot never holds a partial one), valid under the schema, zero padding after it, and agent
+ * slots for exactly these counts.
+ */
+export function parseSnapshotParams(
+  bytes: Uint8Array,
+  head: number,
+  paramsLength: number,
+  capacity: number,
+): Params {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(
+      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(head, head + paramsLength)),
+    );
+  } catch (e) {
+    throw new SnapshotError(
+      `snapshot parameters invalid (byte ${head}): not UTF-8 JSON: ${(e as Error).message}`,
+      {
+        field: 'params',
+        offset: head,
+      },
+    );
+  }
+  let params: Params;
+  try {
+    params = resolveParams(raw as Record<string, unknown>);
+  } catch (e) {
+    throw new SnapshotError(`snapshot parameters invalid: ${(e as Error).message}`, {
+      field: 'params',
+      offset: head,
+    });
+  }
+  const missing = fields
+    .filter((f) => getPath(raw as Record<string, unknown>, f) === undefined)
+    .map((f) => f.path);
+  if (missing.length > 0)
+    throw new SnapshotError(
+      `snapshot parameters invalid (byte ${head}): missing ${missing.join(', ')}; a snapshot holds every parameter`,
+      { field: 'params', offset: head, value: missing },
+    );
+  for (let at = head + paramsLength; at < head + pad4(paramsLength); at++)
+    if (bytes[at] !== 0) refuse('padding after the parameters', at, bytes[at], '0');
+  const slots = capacityFor(params);
+  if (capacity !== slots)
+    refuse(
+      'capacity',
+      SNAPSHOT_WORDS.capacity,
+      capacity,
+      `${slots}: prey (${params.prey}) + predators (${params.predators}) + the spare slots for added predators`,
+    );
+  return params;
+}
+
+/** The largest speed the schema allows any agent (prey or predator); velocities are clamped to it. */
+const MAX_SPEED = Math.max(schema.motion.maxSpeed.max, schema.predator.speed.max);
+
+/** Largest stored coordinate along an axis of size L: positions are float32, and rounding can reach fround(L). */
+const upper = (L: number) => Math.max(L, Math.fround(L));
+
+/**
+ * Check every agent column in the snapshot bytes (before they are copied anywhere):
+ * - positions finite and inside the world, [0, L] per axis (as stored in float32);
+ * - velocities finite, no component faster than the schema's largest speed;
+ * - in 2D, every agent in one plane (the same z) with no vertical velocity;
+ * - kinds 0 (prey) or 1 (predator), alive flags 0 or 1, padding bytes 0;
+ * - ids distinct; prey ids below params.prey, predator ids from params.prey on (prey take ids
+ *   0..prey−1 when seeded, predators follow, added predators take new ids above). Ids are not
+ *   always 0..count−1: agents killed in a step are dropped from the flock, and keep their ids.
+ */
+export function checkAgentColumns(
+  bytes: Uint8Array,
+  dataOffset: number,
+  count: number,
+  params: Params,
+): void {
+  const r = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const start = {} as Record<FieldName, number>;
+  let off = dataOffset;
+  for (const f of FIELDS) {
+    start[f] = off;
+    off += pad4(count * FIELD_BYTES[f]);
+  }
+  const f32 = (f: FieldName, i: number) => r.getFloat32(start[f] + 4 * i, true);
+  const w = params.world;
+  const axes = [
+    ['px', w.x, 'world.x'],
+    ['py', w.y, 'world.y'],
+    ['pz', w.z, 'world.z'],
+  ] as const;
+  for (const [f, L, name] of axes) {
+    const hi = upper(L);
+    for (let i = 0; i < count; i++) {
+      const v = f32(f, i);
+      if (!(v >= 0 && v <= hi))
+        refuse(`${f}[${i}]`, start[f] + 4 * i, v, `a finite number from 0 to ${L} (${name})`);
+    }
+  }
+  for (const f of ['vx', 'vy', 'vz'] as const)
+    for (let i = 0; i < count; i++) {
+      const v = f32(f, i);
+      if (!(Math.abs(v) <= MAX_SPEED))
+        refuse(`${f}[${i}]`, start[f] + 4 * i, v, `a finite number from ${-MAX_SPEED} to ${MAX_SPEED}`);
+    }
+  if (params.dimensions === 2 && count > 0) {
+    const z0 = f32('pz', 0);
+    for (let i = 0; i < count; i++) {
+      const z = f32('pz', i);
+      if (z !== z0)
+        refuse(
+          `pz[${i}]`,
+          start.pz + 4 * i,
+          z,
+          `${z0}, the plane of agent 0 (dimensions is 2: agents share one plane)`,
+        );
+      const vz = f32('vz', i);
+      if (vz !== 0) refuse(`vz[${i}]`, start.vz + 4 * i, vz, '0 (dimensions is 2: no vertical motion)');
+    }
+  }
+  for (const f of ['kind', 'alive'] as const) {
+    const allowed =
+      f === 'kind' ? `${PREY} (prey) or ${PREDATOR} (predator)` : '0 (killed in the last step) or 1';
+    for (let i = 0; i < count; i++) {
+      const v = bytes[start[f] + i];
+      if (v > 1) refuse(`${f}[${i}]`, start[f] + i, v, allowed);
+    }
+    for (let at = start[f] + count; at < start[f] + pad4(count); at++)
+      if (bytes[at] !== 0) refuse(`padding after ${f}`, at, bytes[at], '0');
+  }
+  checkIds(r, start.id, start.kind, bytes, count, params.prey);
+}
+
+function checkIds(
+  r: DataView,
+  idAt: number,
+  kindAt: number,
+  bytes: Uint8Array,
+  count: number,
+  prey: number,
+): void {
+  const ids = new Uint32Array(count);
+  for (let i = 0; i < count; i++) {
+    const id = r.getUint32(idAt + 4 * i, true);
+    const predator = bytes[kindAt + i] === PREDATOR;
+    if (!predator && id >= prey)
+      refuse(`id[${i}]`, idAt + 4 * i, id, `below ${prey} for a prey agent (prey have ids 0..${prey - 1})`);
+    if (predator && id < prey)
+      refuse(`id[${i}]`, idAt + 4 * i, id, `${prey} or more for a predator (ids below are prey's)`);
+    ids[i] = id;
+  }
+  ids.sort();
+  for (let k = 1; k < count; k++)
+    if (ids[k] === ids[k - 1]) {
+      let first = 0;
+      while (r.getUint32(idAt + 4 * first, true) !== ids[k]) first++;
+      let second = first + 1;
+      while (r.getUint32(idAt + 4 * second, true) !== ids[k]) second++;
+      refuse(
+        `id[${second}]`,
+        idAt + 4 * second,
+        ids[k],
+        `an id no other agent has (agent ${first} has it too)`,
+      );
+    }
+}
