@@ -12,6 +12,7 @@ import type { Params, ParamsOverride } from './params/schema.ts';
 import { mergeOverrides, ParamError, resolveParams, suggest } from './params/validate.ts';
 import { fields, getPath } from './params/walk.ts';
 import { hashHalf } from './state/checksum.ts';
+import { containAgents, containedState } from './state/contain.ts';
 import { SPARE_SLOTS, seedAgents } from './state/init.ts';
 import { FIELDS, FlockState, PREDATOR } from './state/layout.ts';
 import { decodeSnapshot, encodeSnapshot } from './state/snapshot.ts';
@@ -194,6 +195,8 @@ export class Flock {
     if (this.pending) {
       this._params = this.pending;
       this.pending = null;
+      // a changed world can leave agents outside it: bring them in as the walls would
+      containAgents(this._state.front, this._state.count, this._params);
       this.impl.configure(this._params, this._state);
     }
   }
@@ -266,7 +269,9 @@ export class Flock {
    * {@link Flock.set}), with a checksum (see {@link restoreFlock}).
    */
   snapshot(): Uint8Array {
-    return encodeSnapshot(this._state, this.pending ?? this._params);
+    // with a pending set(), as the next step will see it (agents inside a changed world)
+    const p = this.pending ?? this._params;
+    return encodeSnapshot(this.pending ? containedState(this._state, p) : this._state, p);
   }
 
   /**

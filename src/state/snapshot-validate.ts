@@ -9,6 +9,7 @@ import type { Params } from '../params/schema.ts';
 import { schema } from '../params/schema.ts';
 import { formatValue, resolveParams } from '../params/validate.ts';
 import { fields, getPath } from '../params/walk.ts';
+import { planeZ, worldUpper } from './contain.ts';
 import { FIELD_BYTES, FIELDS, type FieldName, PREDATOR, PREY } from './layout.ts';
 import { capacityFor, MAX_CAPACITY, MAX_PARAMS_BYTES } from './size.ts';
 import { SnapshotError } from './snapshot-error.ts';
@@ -133,14 +134,11 @@ export function parseSnapshotParams(
 /** The largest speed the schema allows any agent (prey or predator); velocities are clamped to it. */
 const MAX_SPEED = Math.max(schema.motion.maxSpeed.max, schema.predator.speed.max);
 
-/** Largest stored coordinate along an axis of size L: positions are float32, and rounding can reach fround(L). */
-const upper = (L: number) => Math.max(L, Math.fround(L));
-
 /**
  * Check every agent column in the snapshot bytes (before they are copied anywhere):
  * - positions finite and inside the world, [0, L] per axis (as stored in float32);
  * - velocities finite, no component faster than the schema's largest speed;
- * - in 2D, every agent in one plane (the same z) with no vertical velocity;
+ * - in 2D, every agent in the plane z = world.z / 2 with no vertical velocity;
  * - kinds 0 (prey) or 1 (predator), alive flags 0 or 1, padding bytes 0;
  * - ids distinct; prey ids below params.prey, predator ids from params.prey on (prey take ids
  *   0..prey−1 when seeded, predators follow, added predators take new ids above). Ids are not
@@ -167,7 +165,7 @@ export function checkAgentColumns(
     ['pz', w.z, 'world.z'],
   ] as const;
   for (const [f, L, name] of axes) {
-    const hi = upper(L);
+    const hi = worldUpper(L);
     for (let i = 0; i < count; i++) {
       const v = f32(f, i);
       if (!(v >= 0 && v <= hi))
@@ -180,8 +178,8 @@ export function checkAgentColumns(
       if (!(Math.abs(v) <= MAX_SPEED))
         refuse(`${f}[${i}]`, start[f] + 4 * i, v, `a finite number from ${-MAX_SPEED} to ${MAX_SPEED}`);
     }
-  if (params.dimensions === 2 && count > 0) {
-    const z0 = f32('pz', 0);
+  if (params.dimensions === 2) {
+    const z0 = planeZ(params);
     for (let i = 0; i < count; i++) {
       const z = f32('pz', i);
       if (z !== z0)
@@ -189,7 +187,7 @@ export function checkAgentColumns(
           `pz[${i}]`,
           start.pz + 4 * i,
           z,
-          `${z0}, the plane of agent 0 (dimensions is 2: agents share one plane)`,
+          `${z0} (dimensions is 2: agents move in the plane z = world.z / 2)`,
         );
       const vz = f32('vz', i);
       if (vz !== 0) refuse(`vz[${i}]`, start.vz + 4 * i, vz, '0 (dimensions is 2: no vertical motion)');
