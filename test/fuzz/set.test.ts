@@ -60,10 +60,17 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ kind: 'roundtrip' as const }) },
 );
 
+/** Outcomes per command kind, printed after each property (the long run's counts). */
+const tally: Record<string, number> = {};
+const count = (key: string) => {
+  tally[key] = (tally[key] ?? 0) + 1;
+};
+
 const fingerprint = (f: Flock) => ({ bytes: f.snapshot(), params: JSON.stringify(f.params) });
 
 /** Run one command; a refused one must leave everything as it was. Returns steps taken. */
 async function run(f: Flock, c: Command, sync: boolean): Promise<number> {
+  count(c.kind);
   if (c.kind === 'step') {
     if (sync) f.stepSync(c.n);
     else await f.step(c.n);
@@ -85,6 +92,7 @@ async function run(f: Flock, c: Command, sync: boolean): Promise<number> {
     else f.addPredator(...c.at);
   } catch (e) {
     if (!(e instanceof ParamError)) throw e;
+    count(`${c.kind} refused`);
     assert.deepEqual(fingerprint(f), before, `a refused ${c.kind} changed nothing`);
   }
   return 0;
@@ -108,6 +116,8 @@ describe('fuzz: set() sequences mid-run', () => {
       ),
       { seed: FUZZ_SEED, numRuns: fuzzRuns(150) },
     );
+    console.log(`  set() fuzz, cpu: ${JSON.stringify(tally)}, ${steps} steps`);
+    for (const k of Object.keys(tally)) delete tally[k];
     assert.ok(steps > 0);
   });
 
@@ -131,6 +141,7 @@ describe('fuzz: set() sequences mid-run', () => {
         }),
         { seed: FUZZ_SEED, numRuns: fuzzRuns(20, 0.01) },
       );
+      console.log(`  set() fuzz, workers: ${JSON.stringify(tally)}`);
     });
   });
 });

@@ -198,8 +198,10 @@ describe('fuzz: snapshot mutations', () => {
           return false;
         }
       });
+    let runs = 0;
     await fc.assert(
       fc.asyncProperty(accepted, async (bytes) => {
+        runs++;
         const f = await restoreFlock(bytes, { backend: 'workers', threads: 2 });
         try {
           for (let k = 0; k < 20; k += 5) {
@@ -213,5 +215,6 @@ describe('fuzz: snapshot mutations', () => {
       }),
       { seed: FUZZ_SEED, numRuns: fuzzRuns(3, 0.001) },
     );
+    console.log(`  snapshot fuzz, workers: ${runs} accepted crafted snapshots restored and stepped`);
   });
 });
