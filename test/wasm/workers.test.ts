@@ -54,7 +54,7 @@ test('kernel "wasm" with parameters it lacks runs the js kernel, bit for bit lik
 test('kernel option is checked', async () => {
   await assert.rejects(
     createFlock({ backend: 'workers', threads: 1, kernel: 'simd' as never }),
-    /kernel must be/,
+    /options\.kernel: got "simd"; allowed: one of "js", "wasm", "auto"/,
   );
 });
 
