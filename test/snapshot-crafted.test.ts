@@ -88,7 +88,16 @@ describe('crafted snapshots (valid CRC, impossible contents) are refused', () =>
     const id = u32(p, 'id');
     const prey = [...p.columns.kind.keys()].filter((i) => p.columns.kind[i] === 0);
     id[prey[10]] = id[prey[2]];
-    refused(assemble(p), /^id\[\d+\]$/, /no other agent has/);
+    const e = refused(assemble(p), /^id\[\d+\]$/, /no other agent has/);
+    assert.equal(e.value, id[prey[2]]);
+    // sparse ids (predators added after many kills) are checked by sorting: duplicates found too
+    const q = base();
+    const predators = [...q.columns.kind.keys()].filter((i) => q.columns.kind[i] === 1);
+    u32(q, 'id')[predators[0]] = 4e9;
+    u32(q, 'id')[predators[1]] = 4e9;
+    refused(assemble(q), new RegExp(`^id\\[${predators[1]}\\]$`), /agent \d+ has it too/);
+    u32(q, 'id')[predators[1]] = 3e9;
+    decodeSnapshot(assemble(q));
   });
 
   test('a prey id among the predators, a predator id among the prey', () => {

@@ -10,7 +10,7 @@ import { schema } from '../params/schema.ts';
 import { formatValue, resolveParams } from '../params/validate.ts';
 import { fields, getPath } from '../params/walk.ts';
 import { planeZ, worldUpper } from './contain.ts';
-import { FIELD_BYTES, FIELDS, type FieldName, PREDATOR, PREY } from './layout.ts';
+import { FIELD_BYTES, FIELDS, type FieldName, type Half, PREDATOR, PREY } from './layout.ts';
 import { capacityFor, MAX_CAPACITY, MAX_PARAMS_BYTES } from './size.ts';
 import { SnapshotError } from './snapshot-error.ts';
 
@@ -135,7 +135,9 @@ export function parseSnapshotParams(
 const MAX_SPEED = Math.max(schema.motion.maxSpeed.max, schema.predator.speed.max);
 
 /**
- * Check every agent column in the snapshot bytes (before they are copied anywhere):
+ * Check every agent column, as copied from the snapshot into a new state's half `h` (typed
+ * arrays read much faster than a DataView over the bytes); errors name the offset in `bytes`,
+ * whose columns start at `dataOffset`.
  * - positions finite and inside the world, [0, L] per axis (as stored in float32);
  * - velocities finite, no component faster than the schema's largest speed;
  * - in 2D, every agent in the plane z = world.z / 2 with no vertical velocity;
@@ -145,19 +147,19 @@ const MAX_SPEED = Math.max(schema.motion.maxSpeed.max, schema.predator.speed.max
  *   always 0..count−1: agents killed in a step are dropped from the flock, and keep their ids.
  */
 export function checkAgentColumns(
-  bytes: Uint8Array,
-  dataOffset: number,
+  h: Half,
   count: number,
   params: Params,
+  bytes: Uint8Array,
+  dataOffset: number,
 ): void {
-  const r = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const start = {} as Record<FieldName, number>;
   let off = dataOffset;
   for (const f of FIELDS) {
     start[f] = off;
     off += pad4(count * FIELD_BYTES[f]);
   }
-  const f32 = (f: FieldName, i: number) => r.getFloat32(start[f] + 4 * i, true);
+  const at = (f: FieldName, i: number) => start[f] + FIELD_BYTES[f] * i;
   const w = params.world;
   const axes = [
     ['px', w.x, 'world.x'],
@@ -165,77 +167,72 @@ export function checkAgentColumns(
     ['pz', w.z, 'world.z'],
   ] as const;
   for (const [f, L, name] of axes) {
+    const a = h[f];
     const hi = worldUpper(L);
     for (let i = 0; i < count; i++) {
-      const v = f32(f, i);
-      if (!(v >= 0 && v <= hi))
-        refuse(`${f}[${i}]`, start[f] + 4 * i, v, `a finite number from 0 to ${L} (${name})`);
+      const v = a[i];
+      if (!(v >= 0 && v <= hi)) refuse(`${f}[${i}]`, at(f, i), v, `a finite number from 0 to ${L} (${name})`);
     }
   }
-  for (const f of ['vx', 'vy', 'vz'] as const)
-    for (let i = 0; i < count; i++) {
-      const v = f32(f, i);
-      if (!(Math.abs(v) <= MAX_SPEED))
-        refuse(`${f}[${i}]`, start[f] + 4 * i, v, `a finite number from ${-MAX_SPEED} to ${MAX_SPEED}`);
-    }
+  for (const f of ['vx', 'vy', 'vz'] as const) {
+    const a = h[f];
+    for (let i = 0; i < count; i++)
+      if (!(Math.abs(a[i]) <= MAX_SPEED))
+        refuse(`${f}[${i}]`, at(f, i), a[i], `a finite number from ${-MAX_SPEED} to ${MAX_SPEED}`);
+  }
   if (params.dimensions === 2) {
     const z0 = planeZ(params);
     for (let i = 0; i < count; i++) {
-      const z = f32('pz', i);
-      if (z !== z0)
+      if (h.pz[i] !== z0)
         refuse(
           `pz[${i}]`,
-          start.pz + 4 * i,
-          z,
+          at('pz', i),
+          h.pz[i],
           `${z0} (dimensions is 2: agents move in the plane z = world.z / 2)`,
         );
-      const vz = f32('vz', i);
-      if (vz !== 0) refuse(`vz[${i}]`, start.vz + 4 * i, vz, '0 (dimensions is 2: no vertical motion)');
+      if (h.vz[i] !== 0) refuse(`vz[${i}]`, at('vz', i), h.vz[i], '0 (dimensions is 2: no vertical motion)');
     }
   }
   for (const f of ['kind', 'alive'] as const) {
+    const a = h[f];
     const allowed =
       f === 'kind' ? `${PREY} (prey) or ${PREDATOR} (predator)` : '0 (killed in the last step) or 1';
-    for (let i = 0; i < count; i++) {
-      const v = bytes[start[f] + i];
-      if (v > 1) refuse(`${f}[${i}]`, start[f] + i, v, allowed);
-    }
-    for (let at = start[f] + count; at < start[f] + pad4(count); at++)
-      if (bytes[at] !== 0) refuse(`padding after ${f}`, at, bytes[at], '0');
+    for (let i = 0; i < count; i++) if (a[i] > 1) refuse(`${f}[${i}]`, at(f, i), a[i], allowed);
+    for (let b = start[f] + count; b < start[f] + pad4(count); b++)
+      if (bytes[b] !== 0) refuse(`padding after ${f}`, b, bytes[b], '0');
   }
-  checkIds(r, start.id, start.kind, bytes, count, params.prey);
+  checkIds(h, count, params.prey, (i) => at('id', i));
 }
 
-function checkIds(
-  r: DataView,
-  idAt: number,
-  kindAt: number,
-  bytes: Uint8Array,
-  count: number,
-  prey: number,
-): void {
-  const ids = new Uint32Array(count);
+function checkIds(h: Half, count: number, prey: number, at: (i: number) => number): void {
+  let maxId = 0;
   for (let i = 0; i < count; i++) {
-    const id = r.getUint32(idAt + 4 * i, true);
-    const predator = bytes[kindAt + i] === PREDATOR;
+    const id = h.id[i];
+    const predator = h.kind[i] === PREDATOR;
     if (!predator && id >= prey)
-      refuse(`id[${i}]`, idAt + 4 * i, id, `below ${prey} for a prey agent (prey have ids 0..${prey - 1})`);
+      refuse(`id[${i}]`, at(i), id, `below ${prey} for a prey agent (prey have ids 0..${prey - 1})`);
     if (predator && id < prey)
-      refuse(`id[${i}]`, idAt + 4 * i, id, `${prey} or more for a predator (ids below are prey's)`);
-    ids[i] = id;
+      refuse(`id[${i}]`, at(i), id, `${prey} or more for a predator (ids below are prey's)`);
+    if (id > maxId) maxId = id;
   }
-  ids.sort();
-  for (let k = 1; k < count; k++)
-    if (ids[k] === ids[k - 1]) {
-      let first = 0;
-      while (r.getUint32(idAt + 4 * first, true) !== ids[k]) first++;
-      let second = first + 1;
-      while (r.getUint32(idAt + 4 * second, true) !== ids[k]) second++;
-      refuse(
-        `id[${second}]`,
-        idAt + 4 * second,
-        ids[k],
-        `an id no other agent has (agent ${first} has it too)`,
-      );
+  // distinct: a bitmap when the ids are dense (always, but for predators added after many kills),
+  // else a sorted copy
+  const seen = maxId < 8 * Math.max(count, 1024) ? new Uint8Array((maxId >>> 3) + 1) : null;
+  if (seen) {
+    for (let i = 0; i < count; i++) {
+      const id = h.id[i];
+      const bit = 1 << (id & 7);
+      if (seen[id >>> 3] & bit) duplicate(h, count, id, at);
+      seen[id >>> 3] |= bit;
     }
+    return;
+  }
+  const sorted = h.id.slice(0, count).sort();
+  for (let k = 1; k < count; k++) if (sorted[k] === sorted[k - 1]) duplicate(h, count, sorted[k], at);
+}
+
+function duplicate(h: Half, count: number, id: number, at: (i: number) => number): never {
+  const first = h.id.subarray(0, count).indexOf(id);
+  const second = h.id.subarray(0, count).indexOf(id, first + 1);
+  refuse(`id[${second}]`, at(second), id, `an id no other agent has (agent ${first} has it too)`);
 }

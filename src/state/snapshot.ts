@@ -70,8 +70,8 @@ export function decodeSnapshot(
   const crc = crc32(bytes.subarray(16));
   if (crc !== r.getUint32(12, true)) throw new SnapshotError('snapshot corrupted: checksum mismatch');
   // contents: a CRC guards against accidents, not against edited or wrongly written files
+  // (the sizes are now known to match the parameters: the state can be allocated)
   const params = parseSnapshotParams(bytes, HEAD, jsonLen, capacity);
-  checkAgentColumns(bytes, HEAD + pad4(jsonLen), count, params);
   const state = FlockState.create(capacity, { shared: options.shared, dimensions: params.dimensions });
   let off = HEAD + pad4(jsonLen);
   const h = state.halves[0];
@@ -80,6 +80,7 @@ export function decodeSnapshot(
     new Uint8Array(h[f].buffer, h[f].byteOffset, n).set(bytes.subarray(off, off + n));
     off += pad4(n);
   }
+  checkAgentColumns(h, count, params, bytes, HEAD + pad4(jsonLen));
   state.count = count;
   state.current = 0;
   state.stepCount = r.getUint32(28, true) + r.getUint32(32, true) * 2 ** 32;
