@@ -9,11 +9,18 @@ import {
   wasmGaps,
 } from './backends/wasm/select.ts';
 import { computeMetrics, type Metrics } from './metrics/metrics.ts';
+import {
+  checkFiniteNumbers,
+  checkFlockOptions,
+  checkOverride,
+  checkRestoreOptions,
+} from './params/arguments.ts';
 import { getPreset, type PresetName, presets } from './params/presets.ts';
 import type { Params, ParamsOverride } from './params/schema.ts';
 import { mergeOverrides, ParamError, resolveParams, suggest } from './params/validate.ts';
 import { fields, getPath } from './params/walk.ts';
 import { hashHalf } from './state/checksum.ts';
+import { containAgents, containedState } from './state/contain.ts';
 import { SPARE_SLOTS, seedAgents } from './state/init.ts';
 import { FIELDS, FlockState, PREDATOR } from './state/layout.ts';
 import { decodeSnapshot, encodeSnapshot, type SnapshotMeta } from './state/snapshot.ts';
@@ -45,6 +52,7 @@ const ENGINE_KEYS = new Set(['preset', 'params', 'backend', 'threads', 'kernel',
 
 /** Resolve preset + overrides into a validated parameter set; every problem reported at once. */
 export function paramsFromOptions(options: FlockOptions = {}): Params {
+  checkFlockOptions(options);
   const issues = [];
   let base: ParamsOverride = {};
   if (options.preset !== undefined) {
@@ -189,6 +197,7 @@ export class Flock {
    */
   set(partial: ParamsOverride): void {
     this.assertLive();
+    checkOverride(partial, 'set(partial)', false);
     const next = resolveParams(partial, this.params as Params);
     this.assertKernelCovers(next);
     const issues = [];
@@ -215,6 +224,7 @@ export class Flock {
    */
   reset(partial: ParamsOverride = {}): Promise<void> {
     this.assertLive();
+    checkOverride(partial, 'reset(partial)', true);
     const next = resolveParams(partial, this.params as Params);
     this.assertKernelCovers(next);
     const rebuild = () => {
@@ -279,6 +289,8 @@ export class Flock {
     if (this.pending) {
       this._params = this.pending;
       this.pending = null;
+      // a changed world can leave agents outside it: bring them in as the walls would
+      containAgents(this._state.front, this._state.count, this._params);
       this.impl.configure(this._params, this._state);
     }
   }
@@ -360,8 +372,10 @@ export class Flock {
    * (see {@link restoreFlock}).
    */
   snapshot(): Uint8Array {
+    const p = this.pending ?? this._params;
     const meta: SnapshotMeta = { kernel: this.kernel.kernel, version: VERSION, backend: this.backend };
-    return encodeSnapshot(this._state, this.pending ?? this._params, meta);
+    // with a pending set(), as the next step will see it (agents inside a changed world)
+    return encodeSnapshot(this.pending ? containedState(this._state, p) : this._state, p, meta);
   }
 
   /**
@@ -370,6 +384,7 @@ export class Flock {
    */
   addPredator(x: number, y: number, z: number, vx = 1, vy = 0, vz = 0): number {
     this.assertLive();
+    checkFiniteNumbers('addPredator', { x, y, z, vx, vy, vz });
     const s = this._state;
     if (s.count >= s.capacity) return -1;
     const p = this._params;
@@ -440,9 +455,23 @@ function syncPlan(kernel: unknown, what: string): KernelPlan {
  * `kernel: 'wasm'` is refused with a ParamError.
  */
 export function createFlockSync(options: Omit<FlockOptions, 'backend'> = {}): Flock {
-  const plan = syncPlan(options.kernel, 'createFlockSync');
   const params = paramsFromOptions(options);
+  checkSyncBackend(options);
+  const plan = syncPlan(options.kernel, 'createFlockSync');
   return new Flock(new CpuBackend(), newState(params, options.shared ?? false), params, plan);
+}
+
+/** The synchronous API steps on the cpu backend only: another backend is refused, not ignored. */
+function checkSyncBackend(options: object): void {
+  const backend = (options as { backend?: unknown }).backend;
+  if (backend !== undefined && backend !== 'cpu')
+    throw new ParamError([
+      {
+        path: 'options.backend',
+        value: backend,
+        allowed: '"cpu" or nothing (createFlockSync steps on the cpu backend; use createFlock)',
+      },
+    ]);
 }
 
 /** How a restore's kernel compares with the snapshot's, in words (for info().kernelReason). */
@@ -463,6 +492,7 @@ export async function restoreFlock(
   bytes: Uint8Array,
   options: Pick<FlockOptions, 'backend' | 'threads' | 'kernel'> = {},
 ): Promise<Flock> {
+  checkRestoreOptions(options);
   // only an explicit backend can be workers, which needs the state in a SharedArrayBuffer
   const { state, params, meta } = decodeSnapshot(bytes, { shared: options.backend === 'workers' });
   // a WGSL snapshot continues on webgpu, unless a cpu kernel is asked for
@@ -484,6 +514,7 @@ export async function restoreFlock(
  * snapshot was stepped with another kernel, info().kernelReason says the continuation differs.
  */
 export function restoreFlockSync(bytes: Uint8Array, options: Pick<FlockOptions, 'kernel'> = {}): Flock {
+  checkRestoreOptions(options);
   const plan = syncPlan(options.kernel, 'restoreFlockSync');
   const { state, params, meta } = decodeSnapshot(bytes);
   return new Flock(new CpuBackend(), state, params, {

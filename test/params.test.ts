@@ -178,7 +178,7 @@ describe('overrideFromPairs', () => {
       'alignment.relative=1',
       'world.boundary=wrap',
       'obstacles=[{"x":1,"y":2,"z":3,"r":1}]',
-      ' dt = 0.02 ',
+      ' dt=0.02',
     ]);
     assert.deepEqual(o, {
       separation: { radius: 2.5, normalize: false },

@@ -25,19 +25,40 @@ export class ParamError extends Error {
 
 /** `  separation.radius: got -1; allowed: a number from 0 to 1000000` */
 export function formatIssue(i: ParamIssue): string {
-  return `  ${i.path}: got ${show(i.value)}; allowed: ${i.allowed}`;
+  return `  ${i.path}: got ${formatValue(i.value)}; allowed: ${i.allowed}`;
 }
 
-function show(v: unknown): string {
+/**
+ * A value as a message shows it: JSON where JSON can say it, but NaN, Infinity and -Infinity by
+ * name (JSON.stringify prints them as null), functions, symbols and bigints by kind, and long
+ * values cut at 80 characters.
+ */
+export function formatValue(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v);
   if (v === undefined) return 'nothing';
+  if (typeof v === 'number') return Object.is(v, -0) ? '-0' : String(v);
+  if (typeof v === 'bigint') return `${v}n`;
+  if (typeof v === 'function') return 'a function';
+  if (typeof v === 'symbol') return String(v);
   try {
-    const s = JSON.stringify(v);
-    return s === undefined ? String(v) : s.length > 80 ? `${s.slice(0, 77)}...` : s;
+    const s = JSON.stringify(v, (_k, x: unknown) =>
+      typeof x === 'number' && !Number.isFinite(x)
+        ? `${NON_FINITE}${x}${NON_FINITE}`
+        : typeof x === 'bigint'
+          ? `${NON_FINITE}${x}n${NON_FINITE}`
+          : x,
+    );
+    if (s === undefined) return String(v);
+    const shown = s.replace(NON_FINITE_RE, '$1');
+    return shown.length > 80 ? `${shown.slice(0, 77)}...` : shown;
   } catch {
-    return String(v);
+    return Array.isArray(v) ? 'a list that cannot be shown' : 'an object that cannot be shown';
   }
 }
+
+/** Marks a non-finite number inside JSON.stringify's output, so its quotes can be taken off. */
+const NON_FINITE = '\u0000';
+const NON_FINITE_RE = /"\\u0000(.*?)\\u0000"/g;
 
 /** What a leaf allows, in words. */
 export function describeAllowed(spec: LeafSpec): string {
@@ -163,7 +184,10 @@ function unknownIssue(path: string, value: unknown): ParamIssue {
 /** Unknown keys of an override object (top level and inside groups). */
 function findUnknown(o: Record<string, unknown>, issues: ParamIssue[]): void {
   for (const [k, v] of Object.entries(o)) {
-    const node = (schema as Record<string, unknown>)[k] as LeafSpec | Record<string, LeafSpec> | undefined;
+    // own keys only: `in` and plain indexing would also find `constructor`, `toString`, …
+    const node = Object.hasOwn(schema, k)
+      ? ((schema as Record<string, unknown>)[k] as LeafSpec | Record<string, LeafSpec>)
+      : undefined;
     if (node === undefined) {
       issues.push(unknownIssue(k, v));
       continue;
@@ -174,7 +198,7 @@ function findUnknown(o: Record<string, unknown>, issues: ParamIssue[]): void {
       continue;
     }
     for (const [gk, gv] of Object.entries(v as Record<string, unknown>))
-      if (!(gk in node)) issues.push(unknownIssue(`${k}.${gk}`, gv));
+      if (!Object.hasOwn(node, gk)) issues.push(unknownIssue(`${k}.${gk}`, gv));
   }
 }
 
@@ -229,8 +253,19 @@ export function parseFieldText(path: string, text: string): { entry: FieldEntry;
   const spec = entry.spec;
   const t = text.trim();
   let value: unknown = t;
-  if (spec.kind === 'number' || spec.kind === 'int') value = t === '' ? Number.NaN : Number(t);
-  else if (spec.kind === 'bool')
+  if (spec.kind === 'number' || spec.kind === 'int') {
+    // strictly decimal or exponent form: Number() would also take '0x10', ' 3', '' and 'Infinity'
+    const n = parseNumberText(text);
+    if (n === null)
+      throw new ParamError([
+        {
+          path,
+          value: text,
+          allowed: `${describeAllowed(spec)}, written in decimal or exponent form (2.5, 1e-3)`,
+        },
+      ]);
+    value = n;
+  } else if (spec.kind === 'bool')
     value = t === 'true' || t === '1' ? true : t === 'false' || t === '0' ? false : t;
   else if (spec.kind === 'spheres') {
     try {
@@ -243,6 +278,19 @@ export function parseFieldText(path: string, text: string): { entry: FieldEntry;
   checkLeaf(path, spec, value, issues);
   if (issues.length) throw new ParamError(issues);
   return { entry, value };
+}
+
+const NUMBER_TEXT = /^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
+
+/**
+ * A number written in decimal or exponent form (`3`, `-0.5`, `.5`, `1e-3`, `2.5E6`), nothing
+ * around it; anything else (hex, binary, whitespace, empty text, `Infinity`, `NaN`, a value that
+ * overflows to Infinity) gives null.
+ */
+export function parseNumberText(text: string): number | null {
+  if (!NUMBER_TEXT.test(text)) return null;
+  const n = Number(text);
+  return Number.isFinite(n) ? n : null;
 }
 
 /** Build a nested override object from `key=value` strings; every bad one is reported at once. */

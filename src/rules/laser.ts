@@ -38,6 +38,16 @@ export function repelFromLine(c: RuleConstants, s: Float64Array, o: number, tmp:
     return;
   }
   const f = c.laserStrength / d2;
+  if (f === Number.POSITIVE_INFINITY) {
+    // d² so small (below ~1e-303) that its reciprocal overflows, and 0 · ∞ would give NaN:
+    // scale by 1/d twice instead (only here, so every other case keeps its bytes)
+    const d = Math.sqrt(d2);
+    const g = c.laserStrength / d;
+    s[o] = (s[tmp] / d) * g;
+    s[o + 1] = (s[tmp + 1] / d) * g;
+    s[o + 2] = c.dims === 2 ? 0 : (s[tmp + 2] / d) * g;
+    return;
+  }
   s[o] = s[tmp] * f;
   s[o + 1] = s[tmp + 1] * f;
   s[o + 2] = c.dims === 2 ? 0 : s[tmp + 2] * f;

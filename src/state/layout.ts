@@ -64,7 +64,11 @@ export interface Half {
   readonly alive: Uint8Array;
 }
 
-const align16 = (n: number) => (n + 15) & ~15;
+/**
+ * Round up to a multiple of 16 in ordinary arithmetic: a bit mask (`(n + 15) & ~15`) works on
+ * 32-bit integers and turns large sizes negative.
+ */
+const align16 = (n: number) => Math.ceil(n / 16) * 16;
 
 /** Byte size of a state buffer holding `capacity` agents. */
 export function stateByteLength(capacity: number): number {

@@ -1,7 +1,10 @@
 import type { Params } from '../params/schema.ts';
-import { resolveParams } from '../params/validate.ts';
 import { crc32 } from './checksum.ts';
 import { FIELD_BYTES, FIELDS, FlockState, STATE_VERSION } from './layout.ts';
+import { SnapshotError } from './snapshot-error.ts';
+import { checkAgentColumns, checkSnapshotHeader, parseSnapshotParams } from './snapshot-validate.ts';
+
+export { SnapshotError } from './snapshot-error.ts';
 
 /** "MRMS" little-endian: a murmur snapshot. */
 export const SNAPSHOT_MAGIC = 0x534d524d;
@@ -23,14 +26,6 @@ export interface SnapshotMeta {
   readonly version: string;
   /** Backend that stepped the flock (informative; cpu and workers give the same bytes). */
   readonly backend?: string;
-}
-
-/** Thrown when snapshot bytes cannot be restored; nothing is changed. */
-export class SnapshotError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SnapshotError';
-  }
 }
 
 /**
@@ -99,34 +94,33 @@ export function decodeSnapshot(
   const sv = r.getUint32(8, true);
   if (sv !== STATE_VERSION)
     throw new SnapshotError(`snapshot holds v${sv} state when expected v${STATE_VERSION}`);
-  const jsonLen = r.getUint32(16, true);
-  const count = r.getUint32(20, true);
-  const capacity = r.getUint32(24, true);
+  // sizes bounded by the schema and computed without overflow, before anything is read or allocated
+  const {
+    count,
+    capacity,
+    paramsLength: jsonLen,
+    dataOffset,
+    byteLength: expected,
+  } = checkSnapshotHeader(r, head, metaLen);
   const pad4 = (n: number) => (n + 3) & ~3;
-  let expected = head + pad4(jsonLen) + pad4(metaLen);
-  for (const f of FIELDS) expected += pad4(count * FIELD_BYTES[f]);
-  if (count > capacity || capacity > 1 << 26)
-    throw new SnapshotError(`snapshot count ${count} / capacity ${capacity} invalid`);
   if (bytes.length !== expected)
     throw new SnapshotError(`snapshot truncated or padded: ${bytes.length} bytes, expected ${expected}`);
   const crc = crc32(bytes.subarray(16));
   if (crc !== r.getUint32(12, true)) throw new SnapshotError('snapshot corrupted: checksum mismatch');
-  let params: Params;
-  try {
-    params = resolveParams(JSON.parse(new TextDecoder().decode(bytes.subarray(head, head + jsonLen))));
-  } catch (e) {
-    throw new SnapshotError(`snapshot parameters invalid: ${(e as Error).message}`);
-  }
+  // contents: a CRC guards against accidents, not against edited or wrongly written files
+  // (the sizes are now known to match the parameters: the state can be allocated)
+  const params = parseSnapshotParams(bytes, head, jsonLen, capacity);
   const metaAt = head + pad4(jsonLen);
   const meta = v === 1 ? null : readMeta(bytes.subarray(metaAt, metaAt + metaLen));
   const state = FlockState.create(capacity, { shared: options.shared, dimensions: params.dimensions });
-  let off = metaAt + pad4(metaLen);
+  let off = dataOffset;
   const h = state.halves[0];
   for (const f of FIELDS) {
     const n = count * FIELD_BYTES[f];
     new Uint8Array(h[f].buffer, h[f].byteOffset, n).set(bytes.subarray(off, off + n));
     off += pad4(n);
   }
+  checkAgentColumns(h, count, params, bytes, dataOffset);
   state.count = count;
   state.current = 0;
   state.stepCount = r.getUint32(28, true) + r.getUint32(32, true) * 2 ** 32;

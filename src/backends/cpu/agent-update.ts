@@ -82,7 +82,14 @@ export function updateAgent(
   applyBoundary(c, 0, s, NEW);
   applyBoundary(c, 1, s, NEW);
   if (!dims2) applyBoundary(c, 2, s, NEW);
-  if (c.nObstacles > 0) resolveObstacleCollision(c, s, NEW);
+  if (c.nObstacles > 0) {
+    resolveObstacleCollision(c, s, NEW);
+    // the push onto an obstacle's surface can leave the world: the walls have the last word
+    // (issue 18; flocks without obstacles never come here, so their bytes are unchanged)
+    applyBoundary(c, 0, s, NEW);
+    applyBoundary(c, 1, s, NEW);
+    if (!dims2) applyBoundary(c, 2, s, NEW);
+  }
 
   dst.px[i] = s[NEW];
   dst.py[i] = s[NEW + 1];

@@ -14,7 +14,8 @@ export function wasmUnsupportedReason(p: Params): string | null {
   return null;
 }
 
-const align = (n: number) => (n + 15) & ~15;
+/** Round up to 16 bytes in ordinary arithmetic (a `& ~15` mask turns sizes from 2³¹ on negative). */
+const align = (n: number) => Math.ceil(n / 16) * 16;
 
 /**
  * Bytes of one thread's WebAssembly kernel data for this capacity and cell count: copies of the
@@ -35,6 +36,8 @@ interface Exports {
 }
 
 const PAGE = 65536;
+/** wasm32 addresses at most 65,536 pages (4 GiB). */
+const MAX_MEMORY_BYTES = 65536 * PAGE;
 
 /**
  * The agents a sweep share reads, as up to three disjoint [lo, hi) pairs in `out` (unused pairs
@@ -181,6 +184,10 @@ export class WasmKernel {
     // symmetric sweep: 12 f32 per slot (none reserved when the sweep does not apply)
     const acc = take(WASM_SLOT_BYTES * accSlots);
     const mem = this.x.memory;
+    if (at > MAX_MEMORY_BYTES)
+      throw new RangeError(
+        `the WebAssembly kernel needs ${at} bytes for ${capacity} agent slots and ${nCells} cells; WebAssembly memory holds at most ${MAX_MEMORY_BYTES} (use kernel: 'js')`,
+      );
     if (at > mem.buffer.byteLength) mem.grow(Math.ceil((at - mem.buffer.byteLength) / PAGE));
     this.capacity = capacity;
     this.cells = nCells;

@@ -1,0 +1,177 @@
+/**
+ * One argument check for every public entry (createFlock*, restoreFlock*, set, reset,
+ * addPredator and the parameter objects the CLI reads): whatever a caller passes, a wrong shape is
+ * refused with a ParamError that names the argument and what was expected — never a TypeError from
+ * deep inside, never a silent default. Parameter values themselves are validated by the schema
+ * (resolveParams); this module checks only the shape around them.
+ */
+import { ParamError, type ParamIssue } from './validate.ts';
+
+/** Keys that would reach or replace an object's prototype when copied by assignment. */
+const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Parameters nest at most this deep (group → obstacle list → obstacle → coordinate). */
+const MAX_DEPTH = 4;
+
+/**
+ * A plain data object: made by `{}`, `JSON.parse` or `Object.create(null)`, in this realm or
+ * another (a worker's, an iframe's). Class instances, arrays, dates, maps and typed arrays are not.
+ */
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === null || Object.getPrototypeOf(proto) === null;
+}
+
+function kindOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  if (typeof v === 'object') return `an object of class ${v.constructor?.name ?? '(none)'}`;
+  return `a ${typeof v}`;
+}
+
+/**
+ * Problems in a tree of parameter data: prototype keys, getters (which would run caller code
+ * while we read) and objects that are not plain data, at any depth.
+ */
+function checkData(v: unknown, path: string, issues: ParamIssue[], depth: number): void {
+  if (v === null || typeof v !== 'object') return;
+  if (depth > MAX_DEPTH) {
+    issues.push({ path, value: v, allowed: `parameter data nested at most ${MAX_DEPTH} levels deep` });
+    return;
+  }
+  if (!Array.isArray(v) && !isPlainObject(v)) {
+    issues.push({
+      path,
+      value: kindOf(v),
+      allowed: 'plain data: numbers, strings, booleans, lists and {…} objects',
+    });
+    return;
+  }
+  for (const [k, d] of Object.entries(Object.getOwnPropertyDescriptors(v))) {
+    if (Array.isArray(v) && k === 'length') continue;
+    const at = Array.isArray(v) ? `${path}[${k}]` : path ? `${path}.${k}` : k;
+    if (PROTOTYPE_KEYS.has(k)) {
+      issues.push({
+        path: at,
+        value: 'value' in d ? d.value : 'a getter',
+        allowed: 'no prototype keys (__proto__, constructor, prototype)',
+      });
+      continue;
+    }
+    if (!('value' in d)) {
+      issues.push({ path: at, value: 'a getter', allowed: 'a plain value, not a getter or setter' });
+      continue;
+    }
+    checkData(d.value, at, issues, depth + 1);
+  }
+}
+
+/** Throw if `v` is not a plain object of parameter data (see {@link checkData}). */
+function checkObject(
+  v: unknown,
+  name: string,
+  expected: string,
+  issues: ParamIssue[],
+): v is Record<string, unknown> {
+  if (!isPlainObject(v)) {
+    issues.push({
+      path: name,
+      value: v === null || typeof v !== 'object' ? v : kindOf(v),
+      allowed: expected,
+    });
+    return false;
+  }
+  checkData(v, name, issues, 0);
+  return true;
+}
+
+const throwIf = (issues: ParamIssue[]) => {
+  if (issues.length > 0) throw new ParamError(issues);
+};
+
+const BACKENDS = ['cpu', 'workers', 'webgpu'] as const;
+const KERNELS = ['js', 'wasm', 'auto'] as const;
+const MAX_THREADS = 256;
+
+/** Type checks of the engine options (what they may hold is checked where they are used). */
+function checkEngineOptions(o: Record<string, unknown>, entry: string, issues: ParamIssue[]): void {
+  const oneOf = (key: string, options: readonly string[]) => {
+    const v = o[key];
+    if (v !== undefined && (typeof v !== 'string' || !options.includes(v)))
+      issues.push({
+        path: `${entry}.${key}`,
+        value: v,
+        allowed: `one of ${options.map((s) => `"${s}"`).join(', ')}`,
+      });
+  };
+  if (o.preset !== undefined && typeof o.preset !== 'string')
+    issues.push({ path: `${entry}.preset`, value: o.preset, allowed: 'the name of a preset (a string)' });
+  oneOf('backend', BACKENDS);
+  oneOf('kernel', KERNELS);
+  const t = o.threads;
+  if (t !== undefined && (typeof t !== 'number' || !Number.isInteger(t) || t < 1 || t > MAX_THREADS))
+    issues.push({ path: `${entry}.threads`, value: t, allowed: `a whole number from 1 to ${MAX_THREADS}` });
+  if (o.shared !== undefined && typeof o.shared !== 'boolean')
+    issues.push({ path: `${entry}.shared`, value: o.shared, allowed: 'true or false' });
+}
+
+/**
+ * The options of createFlock, createFlockSync and paramsFromOptions: omitted, or a plain object
+ * of engine options and parameters (top level or under `params`, itself a plain object).
+ */
+export function checkFlockOptions(options: unknown, entry = 'options'): void {
+  if (options === undefined) return;
+  const issues: ParamIssue[] = [];
+  if (
+    checkObject(
+      options,
+      entry,
+      'an object of options and parameters, e.g. { prey: 500, backend: "cpu" }',
+      issues,
+    )
+  ) {
+    if (options.params !== undefined && !isPlainObject(options.params))
+      issues.push({
+        path: `${entry}.params`,
+        value: options.params,
+        allowed: 'an object of parameters, e.g. { separation: { radius: 2 } }',
+      });
+    checkEngineOptions(options, entry, issues);
+  }
+  throwIf(issues);
+}
+
+/** The options of restoreFlock: omitted, or a plain object with only backend, threads and kernel. */
+export function checkRestoreOptions(options: unknown, entry = 'options'): void {
+  if (options === undefined) return;
+  const issues: ParamIssue[] = [];
+  if (checkObject(options, entry, 'an object { backend?, threads?, kernel? }', issues)) {
+    for (const k of Object.keys(options))
+      if (k !== 'backend' && k !== 'threads' && k !== 'kernel')
+        issues.push({
+          path: `${entry}.${k}`,
+          value: options[k],
+          allowed: 'only backend, threads and kernel (the snapshot holds the parameters)',
+        });
+    checkEngineOptions(options, entry, issues);
+  }
+  throwIf(issues);
+}
+
+/** The parameter override of set() (required) and reset() (optional). */
+export function checkOverride(partial: unknown, entry: string, optional: boolean): void {
+  if (optional && partial === undefined) return;
+  const issues: ParamIssue[] = [];
+  checkObject(partial, entry, 'an object of parameters, e.g. { separation: { radius: 2 } }', issues);
+  throwIf(issues);
+}
+
+/** Numeric arguments (addPredator's position and heading): finite numbers. */
+export function checkFiniteNumbers(entry: string, args: Readonly<Record<string, unknown>>): void {
+  const issues: ParamIssue[] = [];
+  for (const [name, v] of Object.entries(args))
+    if (typeof v !== 'number' || !Number.isFinite(v))
+      issues.push({ path: `${entry}(${name})`, value: v, allowed: 'a finite number' });
+  throwIf(issues);
+}

@@ -1,0 +1,63 @@
+/**
+ * Inputs the fuzz tests (test/fuzz/) found, kept as exact cases: each once produced NaN or put an
+ * agent outside its world, and is valid input that must step finite and inside.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { createFlockSync } from '../src/flock.ts';
+import type { ParamsOverride } from '../src/params/schema.ts';
+import { outsideWorld } from './fuzz/world.ts';
+
+function stepsInside(options: ParamsOverride, steps: number, change?: ParamsOverride): void {
+  const f = createFlockSync(options);
+  f.stepSync(1);
+  if (change) f.set(change);
+  for (let k = 0; k < steps; k++) {
+    f.stepSync(1);
+    assert.equal(outsideWorld(f), null, `step ${k + 1}`);
+  }
+}
+
+describe('fuzz finds, kept', () => {
+  test('an agent almost exactly on the laser line: the repulsion 1/d² overflowed to ∞ and 0·∞ gave NaN', () => {
+    stepsInside(
+      {
+        prey: 1,
+        dimensions: 2,
+        seed: 0,
+        dt: 1e-6,
+        world: { x: 0.001, y: 0.001, z: 0.001 },
+        motion: { maxAccel: 0, minSpeed: 0, maxSpeed: 0 },
+        laser: {
+          enabled: true,
+          ox: 0,
+          oy: 0,
+          oz: -1e6,
+          dx: 0,
+          dy: 1.5717277839167648e-168,
+          dz: 1,
+          radius: 1e6,
+          strength: 1,
+        },
+      },
+      5,
+    );
+  });
+
+  test('obstacles pushed agents outside the world (issue 18), for every boundary and huge radii', () => {
+    for (const boundary of ['bounce', 'clamp', 'wrap'] as const)
+      for (const r of [60, 1e9, 1e200, Number.MAX_VALUE])
+        stepsInside({ prey: 200, seed: 1, world: { boundary } }, 3, {
+          obstacles: [{ x: 50, y: 50, z: 50, r }],
+        });
+    stepsInside({ prey: 1, dimensions: 2, seed: 0, world: { x: 0.001, y: 0.001, z: 0.001 } }, 3, {
+      obstacles: [{ x: 0, y: 0, z: 0, r: 1e9 }],
+    });
+  });
+
+  test('a world shrunk by set(), in 3D and in 2D (the plane follows world.z)', () => {
+    stepsInside({ prey: 100, seed: 2 }, 2, { world: { x: 10, y: 5, z: 1 } });
+    stepsInside({ prey: 100, seed: 2, dimensions: 2 }, 2, { world: { z: 3 } });
+    stepsInside({ prey: 100, seed: 2, world: { boundary: 'wrap' } }, 2, { world: { x: 7 } });
+  });
+});
