@@ -1,29 +1,9 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { FromSweepWorker, RunRequest } from './messages.ts';
+import { spawnModuleWorker } from './spawn.ts';
 
-/** URL of tsx's ESM API, resolved from this module (so the cwd does not matter). */
-function tsxApi(): string {
-  try {
-    return import.meta.resolve('tsx/esm/api');
-  } catch {
-    return 'tsx/esm/api';
-  }
-}
-
-/**
- * Start a sweep worker: the compiled sweep-worker.js, or — when this module runs from TypeScript
- * source — sweep-worker.ts through a bootstrap that registers tsx (Node 20 applies no --import
- * hooks to a worker's entry; the same approach as backends/workers/spawn.ts).
- */
 function spawn(): Worker {
-  const fromSource = import.meta.url.endsWith('.ts');
-  const url = new URL(fromSource ? './sweep-worker.ts' : './sweep-worker.js', import.meta.url);
-  return fromSource
-    ? new Worker(
-        `import(${JSON.stringify(tsxApi())}).then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`,
-        { eval: true },
-      )
-    : new Worker(url);
+  return spawnModuleWorker('sweep-worker');
 }
 
 /** Events of a pool run. */

@@ -76,7 +76,7 @@ export async function runOne(
       if (flock.stepCount % s.every === 0 || flock.stepCount === s.steps) sample();
       if (traj && flock.stepCount % s.trajectoryEvery === 0) traj.frame(flock, run.index);
     }
-    traj?.close();
+    await traj?.close();
     const info = infoOf(flock);
     return {
       index: run.index,

@@ -80,6 +80,7 @@ describe('murmur sweep', { concurrency: 3 }, () => {
         'replicates: 2',
         'steps: 20',
         'every: 5',
+        'trajectory: {every: 10}',
       ].join('\n'),
       true,
     );
@@ -154,6 +155,10 @@ describe('murmur sweep', { concurrency: 3 }, () => {
     const last = rows.filter((x) => x.run === 5).at(-1)!;
     assert.equal(runs[5].polarization, last.polarization);
     assert.equal(runs[5].clusters, last.clusters);
+    // one trajectory per run: steps 0, 10, 20 of 60 agents
+    const traj = await readParquet(join(dir, 'trajectories', 'run-000003.parquet'));
+    assert.equal(traj.length, 3 * 60);
+    assert.deepEqual([...new Set(traj.map((x) => x.run))], [3]);
     const meta = await parquetMetadataAsync(await asyncBufferFromFile(join(dir, 'samples.parquet')));
     assert.equal(Number(meta.num_rows), 40);
   });
