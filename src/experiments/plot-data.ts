@@ -6,6 +6,8 @@ import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
 export interface SampleTable {
   /** Swept fields, in axis order (empty for a single run). */
   readonly swept: readonly string[];
+  /** Linked axes: follower → the axis it moves with (`with` in the sweep file). */
+  readonly links?: Readonly<Record<string, string>>;
   readonly rows: readonly Record<string, number | string | boolean>[];
   readonly source: string;
 }
@@ -25,8 +27,12 @@ export async function readSamples(dir: string, problems: string[]): Promise<Samp
         o[k] = typeof v === 'bigint' ? Number(v) : (v as number | string | boolean);
       return o;
     });
-    const sweep = JSON.parse(readFileSync(join(dir, 'sweep.json'), 'utf8')) as { axes: { field: string }[] };
-    return { swept: sweep.axes.map((a) => a.field), rows, source: parquet };
+    const sweep = JSON.parse(readFileSync(join(dir, 'sweep.json'), 'utf8')) as {
+      axes: { field: string; with: string | null }[];
+    };
+    const links: Record<string, string> = {};
+    for (const a of sweep.axes) if (a.with) links[a.field] = a.with;
+    return { swept: sweep.axes.map((a) => a.field), links, rows, source: parquet };
   }
   const csv = join(dir, 'metrics.csv');
   if (existsSync(csv)) {
@@ -123,7 +129,10 @@ export function phasePoints(
     const id = r.run as number;
     (runs.get(id) ?? runs.set(id, []).get(id)!).push(r);
   }
-  const rest = table.swept.filter((f) => f !== x && f !== y);
+  // fields that move with x or y are not separate series
+  const lead = (f: string) => table.links?.[f] ?? f;
+  const on = new Set([lead(x), ...(y ? [lead(y)] : [])]);
+  const rest = table.swept.filter((f) => !on.has(lead(f)));
   const out: PhasePoint[] = [];
   for (const metric of metrics) {
     const groups = new Map<string, { first: Record<string, unknown>; values: number[] }>();

@@ -67,6 +67,9 @@ describe('plot data', () => {
     const p = pts.find((x) => x.x === 1 && x.rest === 'b=wrap')!;
     // t ≥ 1: replicate 0 → mean(0.11, 0.12) = 0.115; replicate 1 → 0.215
     assert.ok(Math.abs(p.mean - 0.165) < 1e-12);
+    // an axis linked to x (`with`) is not a separate series
+    const linked = phasePoints({ ...table(), links: { b: 'a' } }, ['polarization'], 'a', null, 0.5);
+    assert.ok(linked.every((x) => x.rest === 'all'));
     const two = phasePoints(table(), ['milling'], 'a', 'b', 0);
     assert.equal(two.length, 4);
     assert.ok(two.every((x) => x.rest === 'all' && x.mean === 0.5 && x.lo === 0.5));
