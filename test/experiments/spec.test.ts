@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { expandAxis } from '../../src/experiments/axes.ts';
 import { inShard, parseShard } from '../../src/experiments/shard.ts';
 import { parseSweep, planRuns, runCount } from '../../src/experiments/spec.ts';
+import { placement } from '../../src/experiments/sweep.ts';
 
 function expand(field: string, raw: unknown) {
   const problems: string[] = [];
@@ -170,6 +171,20 @@ describe('sweep files', () => {
     const { problems } = sweep({ ...base, axes: { 'motion.minSpeed': [1, 100] } });
     assert.equal(problems.length, 1);
     assert.match(problems[0], /^run 1 \(motion\.minSpeed=100\): .*minSpeed/);
+  });
+});
+
+describe('placement', () => {
+  test('auto: small flocks in the pool, flocks of `large` agents or more on the workers backend', () => {
+    const { spec, runs } = sweep({ steps: 1, axes: { prey: [99, 100, 5000] }, large: 100 });
+    assert.deepEqual(
+      runs!.map((r) => placement(spec!, r)),
+      ['pool', 'workers', 'workers'],
+    );
+    const gpu = sweep({ steps: 1, backend: 'webgpu', axes: { prey: [10] } });
+    assert.equal(placement(gpu.spec!, gpu.runs![0]), 'webgpu');
+    const cpu = sweep({ steps: 1, backend: 'cpu', large: 1, axes: { prey: [10] } });
+    assert.equal(placement(cpu.spec!, cpu.runs![0]), 'pool');
   });
 });
 
