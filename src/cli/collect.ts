@@ -1,4 +1,7 @@
+import { join } from 'node:path';
+import { writeFileAtomic } from '../experiments/atomic.ts';
 import { gatherResults, readSweepDir, writeSweepTables } from '../experiments/collect.ts';
+import { SWEEP_FILE } from '../experiments/results.ts';
 import { planRuns } from '../experiments/spec.ts';
 import { FlagReader, type FlagSpec, parseArgs } from './args.ts';
 import { throwIfProblems } from './errors.ts';
@@ -56,6 +59,8 @@ export function collectCommand(argv: readonly string[]): number {
     );
   }
   const files = writeSweepTables(dest, first.spec, found);
+  // the merged directory is a sweep directory too (murmur plot reads its axes from sweep.json)
+  writeFileAtomic(join(dest, SWEEP_FILE), first.text);
   const summary = {
     command: 'collect',
     dirs,

@@ -248,6 +248,10 @@ describe('murmur sweep', { concurrency: 3 }, () => {
     const c = await murmur('collect', shared, join(tmp, 'third'), '--out', merged, '--json');
     assert.equal(c.code, 0, c.stderr);
     assert.equal(JSON.parse(c.stdout).found, 12);
+    assert.equal(
+      readFileSync(join(merged, 'sweep.json'), 'utf8'),
+      readFileSync(join(whole, 'sweep.json'), 'utf8'),
+    );
     for (const name of ['samples.parquet', 'samples.csv'])
       assert.deepEqual(
         readFileSync(join(merged, name)),
