@@ -4,15 +4,12 @@ import { ParamError } from '../params/validate.ts';
 import { closest } from './args.ts';
 import { benchCommand } from './bench.ts';
 import { measureRow, type RowSpec } from './bench-row.ts';
-import { collectCommand } from './collect.ts';
 import { EXIT, UsageError } from './errors.ts';
 import { COMMANDS, topHelp } from './help.ts';
 import { err, out } from './output.ts';
 import { paramsCommand } from './params.ts';
-import { plotCommand } from './plot.ts';
 import { presetsCommand } from './presets.ts';
 import { runCommand } from './run.ts';
-import { sweepCommand } from './sweep.ts';
 
 function version(): string {
   try {
@@ -37,9 +34,10 @@ const handlers: Record<string, (argv: readonly string[]) => number | Promise<num
   bench: benchCommand,
   presets: presetsCommand,
   params: paramsCommand,
-  sweep: sweepCommand,
-  collect: collectCommand,
-  plot: plotCommand,
+  // loaded on use: plot pulls in vega, vega-lite and resvg, which other commands must not wait for
+  sweep: async (argv) => (await import('./sweep.ts')).sweepCommand(argv),
+  collect: async (argv) => (await import('./collect.ts')).collectCommand(argv),
+  plot: async (argv) => (await import('./plot.ts')).plotCommand(argv),
 };
 
 async function dispatch(argv: readonly string[]): Promise<number> {
