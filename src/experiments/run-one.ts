@@ -2,10 +2,10 @@ import type { BackendName } from '../backends/types.ts';
 import { createFlock, type Flock } from '../flock.ts';
 import { METRIC_KEYS, type Metrics } from '../metrics/metrics.ts';
 import type { Params } from '../params/schema.ts';
+import { VERSION } from '../version.ts';
 import type { AxisValue } from './axes.ts';
 import type { RunSpec, SweepKernel } from './spec.ts';
 import { TrajectoryWriter } from './trajectory.ts';
-import { VERSION } from './version.ts';
 
 /** How one run is stepped and sampled. */
 export interface RunSettings {
