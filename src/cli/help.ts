@@ -26,6 +26,9 @@ export function renderHelp(h: CommandHelp): string {
 /** The command list shown by `murmur --help`. */
 export const COMMANDS: readonly { name: string; summary: string }[] = [
   { name: 'run', summary: 'run a flock headless; write metrics, parameters and the final snapshot' },
+  { name: 'sweep', summary: 'run a parameter sweep with replicates in parallel; tidy Parquet/CSV tables' },
+  { name: 'collect', summary: 'merge the shards of a sweep into its tables' },
+  { name: 'plot', summary: 'plot metric time series and phase diagrams of a run or a sweep (SVG, PNG)' },
   { name: 'bench', summary: 'benchmark the engine (standard scenario, or --paper lindqvist)' },
   { name: 'presets', summary: 'list the presets and the document each reproduces' },
   { name: 'params', summary: 'list every parameter: path, type, default, range, doc' },

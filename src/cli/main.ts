@@ -16,6 +16,10 @@ const handlers: Record<string, (argv: readonly string[]) => number | Promise<num
   bench: benchCommand,
   presets: presetsCommand,
   params: paramsCommand,
+  // loaded on use: plot pulls in vega, vega-lite and resvg, which other commands must not wait for
+  sweep: async (argv) => (await import('./sweep.ts')).sweepCommand(argv),
+  collect: async (argv) => (await import('./collect.ts')).collectCommand(argv),
+  plot: async (argv) => (await import('./plot.ts')).plotCommand(argv),
 };
 
 async function dispatch(argv: readonly string[]): Promise<number> {

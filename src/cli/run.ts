@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { checkTrajectoryPath, openTrajectory, TRAJECTORY_FLAG } from '../experiments/run-trajectory.ts';
 import { createFlock, type Flock, restoreFlock } from '../flock.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { Params, ParamsOverride } from '../params/schema.ts';
@@ -57,8 +58,9 @@ export const RUN_FLAGS: readonly FlagSpec[] = [
     name: 'every',
     kind: 'value',
     value: 'K',
-    doc: `write metrics every K steps (default ${DEFAULT_EVERY}; needs --out)`,
+    doc: `write metrics (and --trajectory frames) every K steps (default ${DEFAULT_EVERY}; needs --out or --trajectory)`,
   },
+  TRAJECTORY_FLAG,
   {
     name: 'resume',
     kind: 'value',
@@ -180,6 +182,7 @@ interface RunPlan {
   preset: string | null;
   resume: { path: string; bytes: Uint8Array; override: ParamsOverride; meta: SnapshotMeta | null } | null;
   params: Params | null;
+  trajectory?: string | null;
 }
 
 /** Validate every flag and source; throws UsageError listing every problem. Writes nothing. */
@@ -191,8 +194,9 @@ function plan(argv: readonly string[]): RunPlan | 'help' {
   const every = f.int('every', 1, Number.MAX_SAFE_INTEGER, DEFAULT_EVERY);
   const engine = readEngine(f);
   const outDir = f.string('out') ?? null;
-  if (f.has('every') && outDir === null)
-    problems.push('--every: needs --out DIR (metrics are written to files)');
+  const trajectory = checkTrajectoryPath(f.string('trajectory'), problems);
+  if (f.has('every') && outDir === null && trajectory === null)
+    problems.push('--every: needs --out DIR or --trajectory FILE (metrics are written to files)');
   if (outDir !== null && existsSync(outDir) && !statSync(outDir).isDirectory())
     problems.push(
       `--out: ${JSON.stringify(outDir)} exists and is not a directory; allowed: a directory (created if missing)`,
@@ -258,6 +262,7 @@ function plan(argv: readonly string[]): RunPlan | 'help' {
       preset: null,
       resume: { path: resumePath, bytes: bytes!, override: override ?? {}, meta },
       params: null,
+      trajectory,
     };
   }
   const preset = f.string('preset') ?? 'reynolds';
@@ -275,6 +280,7 @@ function plan(argv: readonly string[]): RunPlan | 'help' {
     preset,
     resume: null,
     params,
+    trajectory,
   };
 }
 
@@ -379,13 +385,15 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
     }
     const start = flock.stepCount;
     const end = start + p.steps;
+    const traj = openTrajectory(p.trajectory ?? null);
+    traj?.frame(flock, 0);
     const progress = new Progress(p.steps, 'murmur run', { quiet: p.quiet });
     let stepMs = 0;
     let agentSteps = 0;
     let chunk = 1;
     while (flock.stepCount < end && !interrupted) {
       const s = flock.stepCount;
-      const boundary = writer ? Math.min(end, (Math.floor(s / p.every) + 1) * p.every) : end;
+      const boundary = writer || traj ? Math.min(end, (Math.floor(s / p.every) + 1) * p.every) : end;
       const n = Math.min(boundary - s, chunk);
       const count = flock.count;
       const t = performance.now();
@@ -396,11 +404,14 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
       chunk = nextChunk(n, dt);
       if (writer && (flock.stepCount % p.every === 0 || flock.stepCount === end))
         writer.write(flock.metrics());
+      if (traj && flock.stepCount % p.every === 0) traj.frame(flock, 0);
       progress.update(flock.stepCount - start);
       // let the event loop run (signals), since a cpu step resolves without yielding
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
     progress.done();
+    await traj?.close();
+    if (traj) files.push(traj.path);
     if (writer) {
       // the last completed step always has a row (also when Ctrl-C stopped the run between rows)
       if (writer.lastStep !== flock.stepCount) writer.write(flock.metrics());

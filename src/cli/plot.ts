@@ -1,0 +1,142 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { phasePoints, readSamples, timeSeries } from '../experiments/plot-data.ts';
+import { phase1dSpec, phase2dSpec, timeSeriesSpec } from '../experiments/plot-specs.ts';
+import { renderChart } from '../experiments/render.ts';
+import { METRIC_KEYS } from '../metrics/metrics.ts';
+import { closest, FlagReader, type FlagSpec, parseArgs } from './args.ts';
+import { throwIfProblems } from './errors.ts';
+import { renderHelp } from './help.ts';
+import { out } from './output.ts';
+
+const METRICS = METRIC_KEYS.filter((k) => k !== 'step') as string[];
+const KINDS = ['all', 'timeseries', 'phase'] as const;
+
+export const PLOT_FLAGS: readonly FlagSpec[] = [
+  {
+    name: 'metrics',
+    kind: 'value',
+    value: 'a,b',
+    doc: `metrics to plot (default polarization,milling; any of ${METRICS.join(', ')})`,
+  },
+  { name: 'kind', kind: 'value', value: 'all|timeseries|phase', doc: 'which figures (default all)' },
+  {
+    name: 'x',
+    kind: 'value',
+    value: 'FIELD',
+    doc: 'swept field on the phase diagram’s x axis (default: the first axis)',
+  },
+  { name: 'y', kind: 'value', value: 'FIELD', doc: 'a second swept field: a 2D phase diagram (heat map)' },
+  {
+    name: 'tail',
+    kind: 'value',
+    value: 'F',
+    doc: 'phase diagrams average each run over t ≥ F · t_end (default 0.5: the second half)',
+  },
+  { name: 'out', kind: 'value', value: 'DIR', doc: 'where to write the figures (default DIR/plots)' },
+  { name: 'width', kind: 'value', value: 'PX', doc: 'plot area width in SVG units (default 480)' },
+  { name: 'height', kind: 'value', value: 'PX', doc: 'plot area height in SVG units (default 300)' },
+  { name: 'scale', kind: 'value', value: 'S', doc: 'PNG pixels per SVG unit (default 2)' },
+  { name: 'json', kind: 'bool', doc: 'print the list of figures as JSON' },
+  { name: 'help', kind: 'bool', doc: 'show this help' },
+];
+
+export const PLOT_HELP = {
+  usage: 'murmur plot DIR [flags]',
+  summary:
+    'Figures of a sweep (DIR/samples.parquet) or a run (DIR/metrics.csv from `murmur run --out`), as SVG and PNG.',
+  flags: PLOT_FLAGS,
+  details: [
+    'timeseries-METRIC: the metric against time, mean over replicates with a ± sd band, one line per parameter set.',
+    'phase: each run averaged over its late samples (--tail), then mean ± sd over replicates, against the swept',
+    'field --x (all --metrics in one figure), or a heat map per metric against --x and --y.',
+    'Charts are Vega-Lite specs rendered headless by vega (SVG) and resvg (PNG).',
+  ],
+  examples: [
+    'murmur plot out/couzin --kind phase --metrics polarization,milling',
+    'murmur plot runs/fish --metrics polarization',
+  ],
+};
+
+/** `murmur plot`: returns the exit code. */
+export async function plotCommand(argv: readonly string[]): Promise<number> {
+  const f = new FlagReader(parseArgs(argv, PLOT_FLAGS, 1));
+  if (f.bool('help')) {
+    out(renderHelp(PLOT_HELP));
+    return 0;
+  }
+  const problems = f.problems;
+  const dir = f.args.positionals[0];
+  if (dir === undefined) problems.push('DIR: missing; allowed: a sweep or run output directory');
+  const metrics = (f.string('metrics') ?? 'polarization,milling').split(',').map((m) => m.trim());
+  for (const m of metrics)
+    if (!METRICS.includes(m)) {
+      const s = closest(m, METRICS);
+      problems.push(
+        `--metrics: got ${JSON.stringify(m)}; ${s ? `did you mean ${s}? ` : ''}allowed: ${METRICS.join(', ')}`,
+      );
+    }
+  const kind = f.choice('kind', KINDS, 'all');
+  const tail = Number(f.string('tail') ?? '0.5');
+  if (!(tail >= 0 && tail <= 1))
+    problems.push(`--tail: got ${JSON.stringify(f.string('tail'))}; allowed: a number from 0 to 1`);
+  const width = f.int('width', 50, 10_000, 480);
+  const height = f.int('height', 50, 10_000, 300);
+  const scale = Number(f.string('scale') ?? '2');
+  if (!(scale > 0 && scale <= 10))
+    problems.push(`--scale: got ${JSON.stringify(f.string('scale'))}; allowed: a number from 0 to 10`);
+  // read the data even with bad flags, so that every problem (also --x/--y) is reported at once
+  const table = dir === undefined ? null : await readSamples(dir, problems);
+  const swept = table?.swept ?? [];
+  const x = f.string('x') ?? swept[0];
+  const y = f.string('y') ?? null;
+  if (table)
+    for (const [flag, v] of [
+      ['x', f.string('x')],
+      ['y', y],
+    ] as const)
+      if (v && !swept.includes(v))
+        problems.push(
+          `--${flag}: got ${JSON.stringify(v)}; allowed: a swept field (${swept.join(', ') || 'this directory has none'})`,
+        );
+  if (y !== null && y === x) problems.push('--y: must differ from --x');
+  if (kind === 'phase' && x === undefined)
+    problems.push('--kind phase: needs a sweep with at least one axis');
+  throwIfProblems(problems);
+  const t = table!;
+  const dest = f.string('out') ?? join(dir!, 'plots');
+  mkdirSync(dest, { recursive: true });
+  const figures: { kind: string; metric: string; files: string[]; width: number; height: number }[] = [];
+  const size = { width: width!, height: height! };
+  if (kind !== 'phase')
+    for (const m of metrics) {
+      const r = await renderChart(
+        timeSeriesSpec(m, timeSeries(t, m), size),
+        join(dest, `timeseries-${m}`),
+        scale,
+      );
+      figures.push({ kind: 'timeseries', metric: m, ...r });
+    }
+  if (kind !== 'timeseries' && x !== undefined) {
+    if (y === null) {
+      const pts = phasePoints(t, metrics, x, null, tail);
+      const r = await renderChart(phase1dSpec(x, pts, { ...size, tail }), join(dest, `phase-${x}`), scale);
+      figures.push({ kind: 'phase', metric: metrics.join(','), ...r });
+    } else
+      for (const m of metrics) {
+        const pts = phasePoints(t, [m], x, y, tail);
+        const r = await renderChart(
+          phase2dSpec(x, y, m, pts, { ...size, tail }),
+          join(dest, `phase-${m}-${x}-${y}`),
+          scale,
+        );
+        figures.push({ kind: 'phase2d', metric: m, ...r });
+      }
+  }
+  out(
+    f.bool('json')
+      ? JSON.stringify({ command: 'plot', source: t.source, figures })
+      : figures.map((g) => `${g.files.join(', ')} (${g.width}×${g.height} px)`).join('\n'),
+  );
+  return 0;
+}

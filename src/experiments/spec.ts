@@ -1,0 +1,326 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { paramsFromOptions } from '../flock.ts';
+import { getPreset, presets } from '../params/presets.ts';
+import type { Params, ParamsOverride } from '../params/schema.ts';
+import { formatIssue, mergeOverrides, ParamError, resolveParams, suggest } from '../params/validate.ts';
+import { fieldByPath, setPath } from '../params/walk.ts';
+import { type Axis, type AxisValue, expandAxis } from './axes.ts';
+
+/** Backends a sweep may ask for; `auto`: cpu in a pool of one flock per core, workers for large flocks. */
+export const SWEEP_BACKENDS = ['auto', 'cpu', 'workers', 'webgpu'] as const;
+export type SweepBackend = (typeof SWEEP_BACKENDS)[number];
+export const SWEEP_KERNELS = ['auto', 'js', 'wasm'] as const;
+export type SweepKernel = (typeof SWEEP_KERNELS)[number];
+
+/** Flocks with at least this many agents run one at a time on the workers backend (backend auto). */
+export const DEFAULT_LARGE = 200_000;
+
+/** A validated sweep: what runs, how long, how often it is sampled. Plain JSON (see sweep.json). */
+export interface SweepSpec {
+  readonly name: string;
+  readonly preset: string | null;
+  /** Overrides applied on the preset, before the axes. */
+  readonly params: ParamsOverride;
+  readonly axes: readonly Axis[];
+  readonly seeds: readonly number[];
+  readonly steps: number;
+  /** Metrics every this many steps (and at step 0 and the last step). */
+  readonly every: number;
+  readonly backend: SweepBackend;
+  readonly kernel: SweepKernel;
+  /** Threads of the workers backend for large flocks (0: all cores). */
+  readonly threads: number;
+  readonly large: number;
+  /** Record agent states every this many steps (0: no trajectories). */
+  readonly trajectoryEvery: number;
+}
+
+/** One run of a sweep. */
+export interface RunSpec {
+  /** Position in the sweep's run order (axes in file order, first outermost; seeds innermost). */
+  readonly index: number;
+  /** Swept field → value in this run. */
+  readonly values: Readonly<Record<string, AxisValue>>;
+  readonly replicate: number;
+  readonly seed: number;
+  readonly params: Params;
+  /** Hash of everything that determines the run's output; a result file is reused only if it matches. */
+  readonly key: string;
+}
+
+const KEYS = [
+  'name',
+  'preset',
+  'params',
+  'axes',
+  'seeds',
+  'replicates',
+  'steps',
+  'every',
+  'backend',
+  'kernel',
+  'threads',
+  'large',
+  'trajectory',
+] as const;
+
+/** Read a sweep file (JSON, or YAML by extension .yaml/.yml or when it is not JSON). */
+export function readSweepFile(path: string, problems: string[]): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    problems.push(`${path}: cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    return null;
+  }
+  const yamlName = /\.ya?ml$/i.test(path);
+  try {
+    return yamlName ? parseYaml(text) : JSON.parse(text);
+  } catch (e) {
+    if (!yamlName) {
+      try {
+        return parseYaml(text);
+      } catch {}
+    }
+    problems.push(
+      `${path}: not valid ${yamlName ? 'YAML' : 'JSON or YAML'}: ${(e as Error).message.split('\n')[0]}`,
+    );
+    return null;
+  }
+}
+
+function int(
+  raw: Record<string, unknown>,
+  key: string,
+  min: number,
+  max: number,
+  fallback: number,
+  problems: string[],
+): number {
+  const v = raw[key];
+  if (v === undefined) return fallback;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+    problems.push(`${key}: got ${JSON.stringify(v)}; allowed: a whole number from ${min} to ${max}`);
+    return fallback;
+  }
+  return v;
+}
+
+function choice<T extends string>(
+  raw: Record<string, unknown>,
+  key: string,
+  options: readonly T[],
+  problems: string[],
+): T {
+  const v = raw[key];
+  if (v === undefined) return options[0];
+  if (typeof v !== 'string' || !(options as readonly string[]).includes(v)) {
+    problems.push(`${key}: got ${JSON.stringify(v)}; allowed: one of ${options.join(', ')}`);
+    return options[0];
+  }
+  return v as T;
+}
+
+/**
+ * Validate a parsed sweep file. Every problem is appended to `problems` naming its key (`steps`,
+ * `axes.alignment.radius[2]`, `params separation.radius`, `run 7 (…)`); returns null if any.
+ */
+export function parseSweep(raw: unknown, problems: string[]): SweepSpec | null {
+  const before = problems.length;
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    problems.push(`sweep file: got ${JSON.stringify(raw)}; allowed: an object with axes, steps, …`);
+    return null;
+  }
+  const r = raw as Record<string, unknown>;
+  for (const k of Object.keys(r))
+    if (!(KEYS as readonly string[]).includes(k)) {
+      const s = suggest(k, KEYS);
+      problems.push(`${k}: unknown key; ${s ? `did you mean ${s}? ` : ''}allowed: ${KEYS.join(', ')}`);
+    }
+  const name = r.name === undefined ? 'sweep' : String(r.name);
+  let preset: string | null = null;
+  if (r.preset !== undefined) {
+    if (typeof r.preset !== 'string' || !getPreset(r.preset))
+      problems.push(
+        `preset: got ${JSON.stringify(r.preset)}; allowed: one of ${Object.keys(presets).join(', ')}`,
+      );
+    else preset = r.preset;
+  }
+  let params: ParamsOverride = {};
+  if (r.params !== undefined) {
+    if (r.params === null || typeof r.params !== 'object' || Array.isArray(r.params))
+      problems.push(`params: got ${JSON.stringify(r.params)}; allowed: an object of parameter overrides`);
+    else params = dotted(r.params as Record<string, unknown>);
+  }
+  const axes: Axis[] = [];
+  if (r.axes !== undefined) {
+    if (r.axes === null || typeof r.axes !== 'object' || Array.isArray(r.axes))
+      problems.push(`axes: got ${JSON.stringify(r.axes)}; allowed: an object {field: values or range}`);
+    else
+      for (const [field, v] of Object.entries(r.axes as Record<string, unknown>)) {
+        const a = expandAxis(`axes.${field}`, field, v, problems);
+        if (a) axes.push(a);
+      }
+  }
+  for (const a of axes) {
+    if (a.with === null) continue;
+    const leader = axes.find((b) => b.field === a.with);
+    if (!leader || leader.with !== null)
+      problems.push(
+        `axes.${a.field}.with: got ${JSON.stringify(a.with)}; allowed: the name of another axis that is not itself linked (${axes
+          .filter((b) => b.with === null && b !== a)
+          .map((b) => b.field)
+          .join(', ')})`,
+      );
+    else if (leader.values.length !== a.values.length)
+      problems.push(
+        `axes.${a.field}: has ${a.values.length} values but moves with ${a.with}, which has ${leader.values.length}; allowed: the same number`,
+      );
+  }
+  const seeds = readSeeds(r, problems);
+  const steps = int(r, 'steps', 0, 1e9, 1000, problems);
+  const every = int(r, 'every', 1, 1e9, Math.max(1, Math.floor(steps / 100)), problems);
+  const backend = choice(r, 'backend', SWEEP_BACKENDS, problems);
+  const kernel = choice(r, 'kernel', SWEEP_KERNELS, problems);
+  const threads = int(r, 'threads', 0, 256, 0, problems);
+  const large = int(r, 'large', 1, 1 << 30, DEFAULT_LARGE, problems);
+  let trajectoryEvery = 0;
+  if (r.trajectory !== undefined) {
+    const t = r.trajectory as Record<string, unknown> | null;
+    if (t === null || typeof t !== 'object' || Array.isArray(t) || Object.keys(t).some((k) => k !== 'every'))
+      problems.push(`trajectory: got ${JSON.stringify(r.trajectory)}; allowed: {every: K}`);
+    else trajectoryEvery = int(t, 'every', 1, 1e9, 0, problems);
+  }
+  if (backend === 'webgpu' && r.kernel !== undefined)
+    problems.push('kernel: applies to backend cpu, workers or auto; webgpu runs WGSL');
+  if (problems.length > before) return null;
+  const spec: SweepSpec = {
+    name,
+    preset,
+    params,
+    axes,
+    seeds,
+    steps,
+    every,
+    backend,
+    kernel,
+    threads,
+    large,
+    trajectoryEvery,
+  };
+  // the base parameters alone (each field named by its path)
+  try {
+    resolveParams(params, baseParams(spec.preset));
+  } catch (e) {
+    if (!(e instanceof ParamError)) throw e;
+    for (const i of e.issues) problems.push(`params ${formatIssue(i).trim()}`);
+    return null;
+  }
+  return spec;
+}
+
+/** `params` may be nested ({separation: {radius: 2}}) or dotted ({"separation.radius": 2}). */
+function dotted(o: Record<string, unknown>): ParamsOverride {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) {
+    const entry = k.includes('.') ? fieldByPath.get(k) : undefined;
+    if (entry) setPath(out, entry, v);
+    else out[k] = v && typeof v === 'object' && !Array.isArray(v) ? { ...(out[k] as object), ...v } : v;
+  }
+  return out as ParamsOverride;
+}
+
+function readSeeds(r: Record<string, unknown>, problems: string[]): number[] {
+  if (r.seeds !== undefined && r.replicates !== undefined) {
+    problems.push('seeds: give either seeds or replicates, not both');
+    return [];
+  }
+  if (r.seeds !== undefined) {
+    const s = r.seeds;
+    const ok = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 0xffffffff;
+    if (!Array.isArray(s) || s.length === 0 || !s.every(ok) || new Set(s).size !== s.length) {
+      problems.push(
+        `seeds: got ${JSON.stringify(s)}; allowed: a non-empty list of distinct whole numbers from 0 to 4294967295`,
+      );
+      return [];
+    }
+    return s as number[];
+  }
+  const base = (() => {
+    const p = r.params as Record<string, unknown> | undefined;
+    const v = p && typeof p === 'object' ? p.seed : undefined;
+    return typeof v === 'number' && Number.isInteger(v) ? v : 1;
+  })();
+  const n = int(r, 'replicates', 1, 1e6, 1, problems);
+  // replicate r gets seed base + r
+  return Array.from({ length: n }, (_, i) => (base + i) >>> 0);
+}
+
+function baseParams(preset: string | null): Params {
+  return paramsFromOptions(preset ? { preset: preset as never } : {});
+}
+
+/** Number of runs of a sweep, without building them. */
+export function runCount(spec: SweepSpec): number {
+  let n = spec.seeds.length;
+  for (const a of spec.axes) if (a.with === null) n *= a.values.length;
+  return n;
+}
+
+/**
+ * Every run of the sweep in order, each validated as a whole (cross-field rules such as
+ * minSpeed ≤ maxSpeed); problems name the run and its swept values. Returns null if any.
+ */
+export function planRuns(spec: SweepSpec, problems: string[]): RunSpec[] | null {
+  const before = problems.length;
+  const base = baseParams(spec.preset);
+  const leaders = spec.axes.filter((a) => a.with === null);
+  const total = runCount(spec);
+  const runs: RunSpec[] = [];
+  const settings = { steps: spec.steps, every: spec.every, trajectoryEvery: spec.trajectoryEvery };
+  for (let index = 0; index < total; index++) {
+    // mixed-radix digits: seeds innermost, the first axis outermost
+    let rest = Math.floor(index / spec.seeds.length);
+    const replicate = index % spec.seeds.length;
+    const pos = new Map<string, number>();
+    for (let a = leaders.length - 1; a >= 0; a--) {
+      const len = leaders[a].values.length;
+      pos.set(leaders[a].field, rest % len);
+      rest = Math.floor(rest / len);
+    }
+    const values: Record<string, AxisValue> = {};
+    const override: Record<string, unknown> = {};
+    for (const a of spec.axes) {
+      const v = a.values[pos.get(a.with ?? a.field) as number];
+      values[a.field] = v;
+      setPath(override, fieldByPath.get(a.field)!, v);
+    }
+    const seed = spec.seeds[replicate];
+    override.seed = seed;
+    let params: Params;
+    try {
+      params = resolveParams(mergeOverrides(spec.params, override as ParamsOverride), base);
+    } catch (e) {
+      if (!(e instanceof ParamError)) throw e;
+      const where = `run ${index} (${Object.entries(values)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(', ')})`;
+      for (const i of e.issues) problems.push(`${where}: ${formatIssue(i).trim()}`);
+      if (problems.length - before >= 20) break;
+      continue;
+    }
+    const key = createHash('sha256')
+      .update(JSON.stringify({ params, ...settings }))
+      .digest('hex')
+      .slice(0, 16);
+    runs.push({ index, values, replicate, seed, params, key });
+  }
+  return problems.length > before ? null : runs;
+}
+
+/** Canonical text of a sweep (sweep.json): two invocations are the same sweep iff equal. */
+export function sweepText(spec: SweepSpec): string {
+  return `${JSON.stringify(spec, null, 2)}\n`;
+}

@@ -1,0 +1,123 @@
+import { METRIC_KEYS, type Metrics } from '../metrics/metrics.ts';
+import type { LeafSpec } from '../params/spec.ts';
+import { fieldByPath, fields, getPath } from '../params/walk.ts';
+import type { RunResult } from './run-one.ts';
+import type { SweepSpec } from './spec.ts';
+import type { Column, ColumnType, Table } from './table.ts';
+
+/** Metric columns of the tidy table (the step has its own column). */
+const METRIC_COLUMNS = METRIC_KEYS.filter((k) => k !== 'step');
+
+const INT_METRICS = new Set<keyof Metrics>(['alivePrey', 'alivePredators', 'clusters']);
+
+function fieldType(spec: LeafSpec): ColumnType {
+  switch (spec.kind) {
+    case 'int':
+      return spec.max > 0x7fffffff ? 'int64' : 'int32';
+    case 'number':
+      return 'double';
+    case 'bool':
+      return 'bool';
+    default:
+      return 'string';
+  }
+}
+
+function col(name: string, type: ColumnType): Column {
+  return { name, type, data: [] };
+}
+
+/**
+ * The tidy table: one row per run per sample. Columns: run, the swept fields (dotted names, in
+ * axis order), replicate, seed, step, t (= step · dt), then every metric. Rows by run, then step.
+ */
+export function samplesTable(spec: SweepSpec, results: readonly RunResult[]): Table {
+  const run = col('run', 'int32');
+  const swept = spec.axes.map((a) => col(a.field, fieldType(fieldByPath.get(a.field)!.spec)));
+  const replicate = col('replicate', 'int32');
+  const seed = col('seed', 'int64');
+  const step = col('step', 'int64');
+  const t = col('t', 'double');
+  const metrics = METRIC_COLUMNS.map((k) => col(k, INT_METRICS.has(k) ? 'int32' : 'double'));
+  for (const r of sorted(results)) {
+    const n = r.samples.step.length;
+    for (let i = 0; i < n; i++) {
+      run.data.push(r.index);
+      spec.axes.forEach((a, j) => {
+        swept[j].data.push(r.values[a.field]);
+      });
+      replicate.data.push(r.replicate);
+      seed.data.push(r.seed);
+      step.data.push(r.samples.step[i]);
+      t.data.push(r.samples.step[i] * r.params.dt);
+      METRIC_COLUMNS.forEach((k, j) => {
+        metrics[j].data.push(r.samples[k][i]);
+      });
+    }
+  }
+  return { columns: [run, ...swept, replicate, seed, step, t, ...metrics] };
+}
+
+/** Columns that measure the machine, not the model: they differ between two runs of the same sweep. */
+export const TIMING_COLUMNS = ['wallMs', 'stepMs', 'agentStepsPerSec'] as const;
+
+/**
+ * The runs table: one row per run. Columns: run, replicate, every parameter (dotted names, schema
+ * order; obstacles as JSON), backend, kernel, threads, version, steps, wall and stepping time,
+ * agent-steps/s, then every metric at the last step.
+ */
+export function runsTable(results: readonly RunResult[]): Table {
+  const run = col('run', 'int32');
+  const replicate = col('replicate', 'int32');
+  const params = fields.map((f) => col(f.path, fieldType(f.spec)));
+  const backend = col('backend', 'string');
+  const kernel = col('kernel', 'string');
+  const threads = col('threads', 'int32');
+  const version = col('version', 'string');
+  const steps = col('steps', 'int64');
+  const wallMs = col('wallMs', 'double');
+  const stepMs = col('stepMs', 'double');
+  const rate = col('agentStepsPerSec', 'double');
+  const finals = METRIC_COLUMNS.map((k) => col(k, INT_METRICS.has(k) ? 'int32' : 'double'));
+  for (const r of sorted(results)) {
+    run.data.push(r.index);
+    replicate.data.push(r.replicate);
+    fields.forEach((f, j) => {
+      const v = getPath(r.params as unknown as Record<string, unknown>, f);
+      params[j].data.push(typeof v === 'object' ? JSON.stringify(v) : (v as number | string | boolean));
+    });
+    backend.data.push(r.backend);
+    kernel.data.push(r.kernel);
+    threads.data.push(r.threads);
+    version.data.push(r.version);
+    steps.data.push(r.steps);
+    wallMs.data.push(r.wallMs);
+    stepMs.data.push(r.stepMs);
+    const agents = r.params.prey + r.params.predators;
+    rate.data.push(r.stepMs > 0 ? (agents * r.steps * 1000) / r.stepMs : 0);
+    const last = r.samples.step.length - 1;
+    METRIC_COLUMNS.forEach((k, j) => {
+      finals[j].data.push(r.samples[k][last]);
+    });
+  }
+  return {
+    columns: [
+      run,
+      replicate,
+      ...params,
+      backend,
+      kernel,
+      threads,
+      version,
+      steps,
+      wallMs,
+      stepMs,
+      rate,
+      ...finals,
+    ],
+  };
+}
+
+function sorted(results: readonly RunResult[]): RunResult[] {
+  return [...results].sort((a, b) => a.index - b.index);
+}

@@ -1,0 +1,160 @@
+import type { Worker } from 'node:worker_threads';
+import type { Flock } from '../flock.ts';
+import { spawnModuleWorker } from './spawn.ts';
+import { type FrameColumns, frameColumns, ROW_BYTES } from './trajectory-columns.ts';
+import type { FromTrajectoryWorker, ToTrajectoryWorker } from './trajectory-worker.ts';
+
+export { TRAJECTORY_COLUMNS } from './trajectory-columns.ts';
+
+/** Largest row group (rows); a frame larger than this is one row group. */
+export const DEFAULT_ROW_GROUP_ROWS = 1 << 20;
+/** Row groups handed over but not yet encoded before {@link TrajectoryWriter.frame} waits. */
+const MAX_IN_FLIGHT = 2;
+/** Longest wait for the encoder, ms (it only waits this long if the encoder thread died). */
+const STALL_MS = 120_000;
+
+/**
+ * Streams agent states to a Parquet file in long format, rows of a frame in agent-id order. The
+ * stepping thread only copies a frame into a shared buffer set; a worker thread encodes full row
+ * groups (Parquet via hyparquet-writer) and appends them to the file. At most two row groups are
+ * in flight (the writer waits for the encoder beyond that), so memory stays bounded by three
+ * buffer sets whatever the run's length. The file appears under its name only when
+ * {@link close} succeeds (written as NAME.partial, then renamed).
+ */
+export class TrajectoryWriter {
+  private readonly worker: Worker;
+  private readonly control = new SharedArrayBuffer(4);
+  private readonly inflight = new Int32Array(this.control);
+  private cap = 0;
+  private rows = 0;
+  private buffer: SharedArrayBuffer | null = null;
+  private cols: FrameColumns | null = null;
+  private order = new Int32Array(0);
+  private failure: string | null = null;
+  private closed: Promise<void>;
+  /** Frames and rows written so far. */
+  frames = 0;
+  totalRows = 0;
+
+  constructor(
+    readonly path: string,
+    private readonly rowGroupRows = DEFAULT_ROW_GROUP_ROWS,
+  ) {
+    this.worker = spawnModuleWorker('trajectory-worker', { path, control: this.control });
+    this.closed = new Promise((resolve, reject) => {
+      this.worker.on('message', (m: FromTrajectoryWorker) => {
+        if (m.type === 'closed') resolve();
+        else this.failure = m.message;
+      });
+      this.worker.on('error', (e) => {
+        this.failure = e.message;
+        reject(e);
+      });
+      this.worker.on('exit', (code) => {
+        if (code !== 0) reject(new Error(`the trajectory encoder exited with code ${code}`));
+      });
+    });
+    this.closed.catch(() => {});
+    // never keeps the process alive by itself (a failed run must not hang); close() refs it
+    this.worker.unref();
+  }
+
+  /** Record the flock's last completed step as run `run` (rows in id order). */
+  frame(flock: Flock, run: number): void {
+    if (this.failure) throw new Error(`trajectory ${this.path}: ${this.failure}`);
+    const n = flock.count;
+    if (this.cols === null || this.rows + n > this.cap) {
+      this.handOver();
+      // row groups of ~64 frames of a small flock, at most rowGroupRows rows (but a whole frame)
+      const cap = Math.max(n, Math.min(this.rowGroupRows, n * 64));
+      this.cap = cap;
+      this.buffer = new SharedArrayBuffer(ROW_BYTES * this.cap);
+      this.cols = frameColumns(this.buffer, this.cap);
+    }
+    const c = this.cols as FrameColumns;
+    const ids = flock.ids();
+    const order = this.slotsById(ids);
+    const { x: px, y: py, z: pz } = flock.positions();
+    const { x: vx, y: vy, z: vz } = flock.velocities();
+    const kinds = flock.kinds();
+    const alive = flock.alive();
+    const step = BigInt(flock.stepCount);
+    const t = flock.stepCount * flock.params.dt;
+    const r0 = this.rows;
+    c.run.fill(run, r0, r0 + n);
+    c.step.fill(step, r0, r0 + n);
+    c.t.fill(t, r0, r0 + n);
+    gather(c.id, ids, order, r0);
+    gather(c.kind, kinds, order, r0);
+    gather(c.alive, alive, order, r0);
+    gather(c.x, px, order, r0);
+    gather(c.y, py, order, r0);
+    gather(c.z, pz, order, r0);
+    gather(c.vx, vx, order, r0);
+    gather(c.vy, vy, order, r0);
+    gather(c.vz, vz, order, r0);
+    this.rows = r0 + n;
+    this.frames++;
+    this.totalRows += n;
+    if (this.rows + n > this.cap) this.handOver();
+  }
+
+  /** Slots in increasing id order: an inverse permutation when ids are 0..n-1, else a sort. */
+  private slotsById(ids: Uint32Array): Int32Array {
+    const n = ids.length;
+    if (this.order.length < n) this.order = new Int32Array(n);
+    const order = this.order.subarray(0, n);
+    order.fill(-1);
+    let dense = true;
+    for (let s = 0; s < n; s++) {
+      const id = ids[s];
+      if (id >= n || order[id] !== -1) {
+        dense = false;
+        break;
+      }
+      order[id] = s;
+    }
+    if (!dense) {
+      for (let s = 0; s < n; s++) order[s] = s;
+      order.sort((a, b) => ids[a] - ids[b]);
+    }
+    return order;
+  }
+
+  /** Give the filled buffer set to the encoder (waiting while too many are in flight). */
+  private handOver(): void {
+    if (this.rows === 0 || this.buffer === null) return;
+    const t0 = Date.now();
+    while (Atomics.load(this.inflight, 0) >= MAX_IN_FLIGHT) {
+      Atomics.wait(this.inflight, 0, Atomics.load(this.inflight, 0), 1000);
+      if (Date.now() - t0 > STALL_MS) throw new Error(`trajectory ${this.path}: the encoder stalled`);
+    }
+    Atomics.add(this.inflight, 0, 1);
+    const m: ToTrajectoryWorker = { type: 'group', buffer: this.buffer, cap: this.cap, rows: this.rows };
+    this.worker.postMessage(m);
+    this.buffer = null;
+    this.cols = null;
+    this.rows = 0;
+  }
+
+  /** Write the last row group and the footer, give the file its name, stop the encoder. */
+  async close(): Promise<void> {
+    this.handOver();
+    this.worker.ref();
+    this.worker.postMessage({ type: 'close' } satisfies ToTrajectoryWorker);
+    try {
+      await this.closed;
+    } finally {
+      await this.worker.terminate();
+    }
+    if (this.failure) throw new Error(`trajectory ${this.path}: ${this.failure}`);
+  }
+}
+
+type Numbers = Int32Array | Uint32Array | Uint8Array | Float32Array;
+
+/** dst[r0 + k] = src[order[k]]: one tight loop per column (optimizes better than one wide loop). */
+function gather(dst: Numbers, src: Numbers, order: Int32Array, r0: number): void {
+  const n = order.length;
+  for (let k = 0; k < n; k++) dst[r0 + k] = src[order[k]];
+}
