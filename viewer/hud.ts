@@ -108,6 +108,11 @@ export class Hud {
     for (let i = 0; i < 3; i++) this.plots[i].setData([this.t, this.series[i]]);
   }
 
+  /** Samples in the plots now. */
+  get samples(): number {
+    return this.t.length;
+  }
+
   /** Forget the history (after a reset or a preset change). */
   clearPlots(): void {
     this.t.length = 0;

@@ -14,6 +14,7 @@ import type { Params, ParamsOverride } from '../src/params/schema.ts';
 import type { Sphere } from '../src/params/spec.ts';
 import { ParamError } from '../src/params/validate.ts';
 import { fieldByPath, setPath } from '../src/params/walk.ts';
+import { ActionQueue, SUPERSEDED } from './actions.ts';
 import { AgentMesh } from './agents.ts';
 import { formatHash, parseHash, type ViewerConfig } from './config.ts';
 import { scratch, simToThree, threeToSim } from './frame.ts';
@@ -52,6 +53,10 @@ export interface MurmurHook {
   toScreen(x: number, y: number, z: number): { x: number; y: number };
   /** The URL hash the current configuration produces. */
   hash(): string;
+  /** Samples in the HUD's plots. */
+  plotPoints(): number;
+  /** No action (backend, preset, reset…) is running or waiting. */
+  readonly idle: boolean;
 }
 
 declare global {
@@ -143,6 +148,8 @@ async function main(): Promise<void> {
   });
 
   const stepper = new Stepper();
+  // every rebuild, backend change, host-side edit and readback runs here, one at a time
+  const actions = new ActionQueue();
   const hud = new Hud(document.body);
   let paused = false;
   let metricsAt = -1;
@@ -156,7 +163,13 @@ async function main(): Promise<void> {
   /** GPU-only mode: read the state back (the only per-0.5 s readback), then sample. */
   const sampleMetricsGpu = () => {
     metricsAt = performance.now();
-    stepper.sync(flock).then(sampleMetrics, (e: unknown) => status(`${flock.backend}: ${errorText(e)}`));
+    actions
+      .do('metrics', async () => {
+        if (!stepper.gpuOnly) return; // the backend changed meanwhile
+        await stepper.sync(flock);
+        sampleMetrics();
+      })
+      .catch((e: unknown) => status(`${flock.backend}: ${errorText(e)}`));
   };
   /**
    * With the webgpu backend, step GPU-only and draw the agents from its buffers; otherwise (or if
@@ -203,15 +216,49 @@ async function main(): Promise<void> {
     syncUrl();
     return null;
   };
-  const rebuildWith = async (override: ParamsOverride): Promise<string | null> => {
-    // also lets a metrics readback in progress finish before the state object is replaced
-    await stepper.sync(flock);
+  /** Rebuild the flock (an action: after everything asked before, with no batch in flight). */
+  const rebuildWith = async (override: ParamsOverride, key: string | null = null): Promise<string | null> => {
+    const why = await actions.do(key, async () => {
+      await stepper.sync(flock);
+      try {
+        await flock.reset(override);
+      } catch (e) {
+        return errorText(e);
+      }
+      afterRebuild();
+      return null;
+    });
+    return why === SUPERSEDED ? null : why;
+  };
+  /** Move the current state to a flock on another backend (an action; the latest choice wins). */
+  const switchBackend = async (name: BackendName): Promise<string | null> => {
+    if (name === flock.backend) return null;
+    await stepper.sync(flock); // the snapshot needs the GPU's latest state on the host
+    let next: Flock;
     try {
-      await flock.reset(override);
+      next = await restoreFlock(flock.snapshot(), { backend: name });
     } catch (e) {
       return errorText(e);
     }
-    afterRebuild();
+    try {
+      next.set(flock.params as ParamsOverride); // changes not yet applied by a step
+    } catch (e) {
+      await next.dispose();
+      return errorText(e);
+    }
+    const old = flock;
+    gpuAgents.detach(); // before the old backend's device goes away
+    stepper.useGpu(null);
+    flock = next;
+    await old.dispose();
+    await useRenderer();
+    config.backend = name;
+    backendReason = '';
+    stepper.clear();
+    stepper.error = null;
+    stepper.fresh = true;
+    metricsStep = -1;
+    syncUrl();
     return null;
   };
   const setObstacles = (list: Sphere[]) => {
@@ -223,11 +270,12 @@ async function main(): Promise<void> {
     paused = !paused;
     stepper.clear();
   };
-  const stepOnce = async () => {
-    paused = true;
-    await stepper.stepNow(flock, 1);
-    sampleMetrics();
-  };
+  const stepOnce = () =>
+    actions.do(null, async () => {
+      paused = true;
+      await stepper.stepNow(flock, 1);
+      sampleMetrics();
+    });
 
   const panel = new Panel(
     {
@@ -242,35 +290,30 @@ async function main(): Promise<void> {
         return rebuildWith(o as ParamsOverride);
       },
       choosePreset: (name: PresetName) => {
-        config.preset = name;
-        const p = paramsFromOptions({ preset: name });
-        void rebuildWith(p).then((why) => {
-          if (why) status(why);
-          fitCamera(flock.params);
-        });
+        void actions
+          .do('preset', async () => {
+            await stepper.sync(flock);
+            try {
+              await flock.reset(paramsFromOptions({ preset: name }));
+            } catch (e) {
+              return errorText(e);
+            }
+            config.preset = name;
+            afterRebuild();
+            fitCamera(flock.params);
+            return null;
+          })
+          .then((why) => {
+            if (why === SUPERSEDED) return;
+            panel.setPreset(config.preset);
+            if (why) status(why);
+          });
       },
       chooseBackend: async (name: BackendName) => {
-        await stepper.sync(flock); // the snapshot needs the GPU's latest state on the host
-        let next: Flock;
-        try {
-          next = await restoreFlock(flock.snapshot(), { backend: name });
-          next.set(flock.params as ParamsOverride); // changes not yet applied by a step
-        } catch (e) {
-          return errorText(e);
-        }
-        const old = flock;
-        gpuAgents.detach(); // before the old backend's device goes away
-        stepper.useGpu(null);
-        flock = next;
-        await old.dispose();
-        await useRenderer();
-        config.backend = name;
-        backendReason = '';
-        stepper.clear();
-        stepper.error = null;
-        stepper.fresh = true;
-        syncUrl();
-        return null;
+        const why = await actions.do('backend', () => switchBackend(name));
+        if (why === SUPERSEDED) return;
+        panel.setBackend(flock.backend);
+        panel.setReason(why ? `${name}: ${why}` : '');
       },
       chooseShape: (shape: ShapeName | 'auto') => {
         config.shape = shape;
@@ -280,7 +323,7 @@ async function main(): Promise<void> {
       },
       togglePause,
       stepOnce: () => void stepOnce(),
-      reset: () => void rebuildWith({}),
+      reset: () => void rebuildWith({}, 'reset'),
       addObstacle: () => {
         const p = flock.params;
         const r = Math.max(1, 0.06 * Math.min(p.world.x, p.world.y));
@@ -318,16 +361,18 @@ async function main(): Promise<void> {
         if (hit) threeToSim(hit, simPoint);
         else simPoint.set([p.world.x / 2, p.world.y / 2, p.world.z / 2]);
         const a = Math.random() * 2 * Math.PI;
+        const [x, y] = simPoint;
         // the host edit needs the GPU's latest state first (else the upload rewinds the flock)
-        void stepper.sync(flock).then(() => {
-          const id = flock.addPredator(simPoint[0], simPoint[1], p.world.z / 2, Math.cos(a), Math.sin(a), 0);
+        void actions.do(null, async () => {
+          await stepper.sync(flock);
+          const id = flock.addPredator(x, y, p.world.z / 2, Math.cos(a), Math.sin(a), 0);
           if (id < 0) status('no spare slot for another predator (reset with more predators)');
           stepper.fresh = true;
         });
       },
       togglePause,
       stepOnce: () => void stepOnce(),
-      reset: () => void rebuildWith({}),
+      reset: () => void rebuildWith({}, 'reset'),
     },
     () => flock.params.world.z / 2,
   );
@@ -390,6 +435,20 @@ async function main(): Promise<void> {
   const times: FrameTimes = { frame: 0, sim: 0, upload: 0, draw: 0, step: 0, stepsPerFrame: 0 };
   let frames = 0;
   let last = performance.now();
+  /** Upload a completed step and sample its metrics when due (never while a batch runs); ms spent uploading. */
+  const consume = (now: number): number => {
+    if (stepper.busy || actions.busy) return 0;
+    const t = performance.now();
+    if (stepper.fresh && !gpuAgents.attached) {
+      agents.upload(flock.state);
+      stepper.fresh = false;
+    }
+    const spent = performance.now() - t;
+    if (stepper.gpuOnly) {
+      if (now - metricsAt > 500 && stepper.ahead > 0) sampleMetricsGpu();
+    } else if (now - metricsAt > 500 && flock.stepCount !== metricsStep) sampleMetrics();
+    return spent;
+  };
   const frame = (now: number) => {
     requestAnimationFrame(frame);
     const seconds = Math.max(0, (now - last) / 1000);
@@ -399,25 +458,23 @@ async function main(): Promise<void> {
     input.fly(Math.min(seconds, 0.1), 0.35 * Math.max(p.world.x, p.world.y, p.world.z));
     controls.update();
     updateLaser();
+    // A completed step is consumed (uploaded, sampled) before the next batch is submitted: an
+    // asynchronous backend writes the state while a batch runs, so it is read only in between.
+    let uploadMs = consume(now);
     const a = performance.now();
-    stepper.advance(flock, seconds, paused);
+    if (!actions.busy) stepper.advance(flock, seconds, paused);
+    else stepper.clear(); // an action owns the flock: no step, and no debt piling up meanwhile
     if (stepper.error) status(`${flock.backend}: ${stepper.error}`);
     const b = performance.now();
-    if (stepper.fresh && !stepper.busy && !gpuAgents.attached) {
-      agents.upload(flock.state);
-      stepper.fresh = false;
-    }
+    uploadMs += consume(now); // the cpu backend's steps of this frame
     const c = performance.now();
     agents.setTime(now / 1000);
     renderer.render(scene, camera);
     gpuAgents.render(camera, agents.material, p.obstacles); // after three's render: the camera matrices are current
     const d = performance.now();
-    if (stepper.gpuOnly) {
-      if (!stepper.syncing && now - metricsAt > 500 && stepper.ahead > 0) sampleMetricsGpu();
-    } else if (!stepper.busy && now - metricsAt > 500 && flock.stepCount !== metricsStep) sampleMetrics();
-    times.frame = d - a;
+    times.frame = d - a + uploadMs;
     times.sim = flock.backend === 'cpu' ? b - a : stepper.simMs;
-    times.upload = c - b;
+    times.upload = uploadMs;
     times.draw = d - c;
     times.step = stepper.gpuOnly ? stepper.simMs / Math.max(1, stepper.steps) : flock.timing().total;
     times.stepsPerFrame = stepper.steps;
@@ -453,15 +510,21 @@ async function main(): Promise<void> {
       stepper.clear();
     },
     run: async (n: number) => {
-      await stepper.stepNow(flock, n);
-      sampleMetrics();
+      await actions.do(null, async () => {
+        await stepper.stepNow(flock, n);
+        sampleMetrics();
+      });
     },
     reference: async (n: number) => {
-      await stepper.sync(flock);
-      const copy = restoreFlockSync(flock.snapshot());
-      copy.set(flock.params as ParamsOverride);
-      copy.stepSync(n);
-      return copy.metrics();
+      const m = await actions.do(null, async () => {
+        await stepper.sync(flock);
+        const copy = restoreFlockSync(flock.snapshot());
+        copy.set(flock.params as ParamsOverride);
+        copy.stepSync(n);
+        return copy.metrics();
+      });
+      if (m === SUPERSEDED) throw new Error('unreachable: unkeyed actions are never superseded');
+      return m;
     },
     showAgents: (on: boolean) => {
       agentsShown = on;
@@ -483,6 +546,10 @@ async function main(): Promise<void> {
       return { x: r.left + ((v.x + 1) / 2) * r.width, y: r.top + ((1 - v.y) / 2) * r.height };
     },
     hash: () => formatHash(currentConfig()),
+    plotPoints: () => hud.samples,
+    get idle() {
+      return !actions.busy;
+    },
   };
 }
 

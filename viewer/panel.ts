@@ -20,7 +20,8 @@ export interface PanelActions {
   setParam(path: string, value: unknown): string | null;
   resetWith(path: string, value: unknown): Promise<string | null>;
   choosePreset(name: PresetName): void;
-  chooseBackend(name: BackendName): Promise<string | null>;
+  /** Switch backend; the app reflects the outcome with {@link Panel.setBackend} / {@link Panel.setReason}. */
+  chooseBackend(name: BackendName): Promise<void>;
   chooseShape(shape: ShapeName | 'auto'): void;
   togglePause(): void;
   stepOnce(): void;
@@ -88,19 +89,7 @@ export class Panel {
       .domElement.setAttribute('data-path', 'preset');
     this.backendCtl = v.add(this.view, 'backend', ['cpu', 'workers', 'webgpu']);
     this.backendCtl.domElement.setAttribute('data-path', 'backend');
-    let previous = backend;
-    this.backendCtl.onChange(async (name: BackendName) => {
-      if (name === previous) return;
-      const why = await actions.chooseBackend(name);
-      if (why) {
-        this.view.backend = previous;
-        this.backendCtl.updateDisplay();
-        this.setReason(`${name}: ${why}`);
-      } else {
-        previous = name;
-        this.setReason('');
-      }
-    });
+    this.backendCtl.onChange((name: BackendName) => void actions.chooseBackend(name));
     this.reasonCtl = v.add(this.view, 'reason').name('unavailable').disable();
     this.reasonCtl.domElement.setAttribute('data-path', 'reason');
     this.reasonCtl.hide();
