@@ -170,7 +170,8 @@ export class GpuAgentView {
         ],
       },
       fragment: { module, entryPoint: 'fs', targets: [{ format }] },
-      primitive: { topology: 'triangle-list', cullMode: 'none' },
+      // as three's FrontSide: the WebGL mesh culls back faces, so both draw the same triangles
+      primitive: { topology: 'triangle-list', cullMode: 'back', frontFace: 'ccw' },
       depthStencil,
       multisample,
     });
