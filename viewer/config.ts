@@ -8,7 +8,7 @@ import type { BackendName } from '../src/backends/types.ts';
 import { paramsFromOptions } from '../src/flock.ts';
 import { getPreset, type PresetName } from '../src/params/presets.ts';
 import type { Params } from '../src/params/schema.ts';
-import { overrideFromPairs, ParamError } from '../src/params/validate.ts';
+import { formatIssue, overrideFromPairs, ParamError } from '../src/params/validate.ts';
 import { fields, getPath } from '../src/params/walk.ts';
 import { SHAPES, type ShapeName } from './shapes.ts';
 
@@ -53,14 +53,55 @@ export function parseHash(hash: string): { config: ViewerConfig; problems: strin
       else problems.push(`unknown shape "${value}"`);
     } else pairs.push(`${key}=${value}`);
   }
+  const { params, refused } = keepValid(preset, pairs);
+  problems.push(...refused);
+  return { config: { preset, backend, shape, params }, problems };
+}
+
+/** Does this list of key=value pairs give a valid parameter set on top of the preset? */
+function check(preset: PresetName, pairs: readonly string[]): Params {
+  return paramsFromOptions({ preset, params: overrideFromPairs(pairs) });
+}
+
+/**
+ * Keep every entry that is valid (alone and with the others kept), refuse each other one by name
+ * and value with the schema's reason. Entries are retried while any is accepted, so a pair of
+ * fields constrained together (motion.minSpeed ≤ motion.maxSpeed) is kept in either order.
+ */
+function keepValid(preset: PresetName, pairs: readonly string[]): { params: Params; refused: string[] } {
+  try {
+    return { params: check(preset, pairs), refused: [] };
+  } catch {
+    // fall through: find the bad ones
+  }
+  const kept = new Set<number>();
+  const why = new Map<number, string>();
+  const listed = () => pairs.filter((_, i) => kept.has(i));
+  for (let progress = true; progress; ) {
+    progress = false;
+    pairs.forEach((pair, i) => {
+      if (kept.has(i)) return;
+      try {
+        check(preset, [...listed(), pair]);
+        kept.add(i);
+        why.delete(i);
+        progress = true;
+      } catch (e) {
+        why.set(
+          i,
+          e instanceof ParamError ? e.issues.map((issue) => formatIssue(issue).trim()).join('; ') : String(e),
+        );
+      }
+    });
+  }
   let params: Params;
   try {
-    params = paramsFromOptions({ preset, params: overrideFromPairs(pairs) });
-  } catch (e) {
-    problems.push(e instanceof ParamError ? e.message : String(e));
-    params = paramsFromOptions({ preset });
+    params = check(preset, listed());
+  } catch {
+    params = paramsFromOptions({ preset }); // (not reached: every kept entry was checked with the others)
   }
-  return { config: { preset, backend, shape, params }, problems };
+  const refused = [...why].map(([i, reason]) => `refused ${pairs[i]}: ${reason}`);
+  return { params, refused };
 }
 
 function textOf(v: unknown): string {

@@ -12,7 +12,7 @@ import type { Metrics } from '../src/metrics/metrics.ts';
 import type { PresetName } from '../src/params/presets.ts';
 import type { Params, ParamsOverride } from '../src/params/schema.ts';
 import type { Sphere } from '../src/params/spec.ts';
-import { ParamError } from '../src/params/validate.ts';
+import { formatIssue, ParamError } from '../src/params/validate.ts';
 import { fieldByPath, setPath } from '../src/params/walk.ts';
 import { ActionQueue, SUPERSEDED } from './actions.ts';
 import { AgentMesh } from './agents.ts';
@@ -207,9 +207,7 @@ async function main(): Promise<void> {
     try {
       flock.set(override);
     } catch (e) {
-      return e instanceof ParamError
-        ? e.issues.map((i) => `${i.path}: ${i.allowed}`).join('\n')
-        : errorText(e);
+      return e instanceof ParamError ? e.issues.map((i) => formatIssue(i).trim()).join('\n') : errorText(e);
     }
     world.update(flock.params);
     if (override.separation || override.motion) applyLook();

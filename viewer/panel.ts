@@ -5,12 +5,18 @@
  * add/clear. Every change goes through `flock.set()` (live) or, for structural fields (agent
  * counts, seed, dimensions), through `flock.reset()`. Rejected values snap back and the reason
  * is shown in the status line.
+ *
+ * Typed numbers are taken as typed: lil-gui would round them to the step and clamp them to the
+ * slider's range as you type (prey 1.5 → 2, dt 0 → the slider's minimum), so the text box's typing
+ * is intercepted and the text, when committed (Enter or leaving the box), goes through the
+ * schema's own parser: a value the schema refuses is refused with its message, never adjusted.
  */
 import GUI, { type Controller } from 'lil-gui';
 import type { BackendName } from '../src/backends/types.ts';
 import { type PresetName, presets } from '../src/params/presets.ts';
 import type { Params } from '../src/params/schema.ts';
 import type { LeafSpec, Sphere } from '../src/params/spec.ts';
+import { formatIssue, ParamError, parseFieldText } from '../src/params/validate.ts';
 import { type FieldEntry, fields, getPath, setPath } from '../src/params/walk.ts';
 import { isTransient } from './config.ts';
 import { SHAPES, type ShapeName } from './shapes.ts';
@@ -166,22 +172,60 @@ export class Panel {
     }
     c.domElement.setAttribute('data-path', f.path);
     c.domElement.title = spec.doc;
-    const previous = () => getPath(this.values, f);
-    let last = previous();
-    if (spec.structural) {
-      c.onFinishChange(async (v: unknown) => {
-        if (v === last) return;
-        const why = await this.actions.resetWith(f.path, v);
-        if (why) this.revert(c, f, last, why);
-        else last = v;
-      });
-    } else {
-      c.onChange((v: unknown) => {
-        const why = this.actions.setParam(f.path, v);
-        if (why) this.revert(c, f, last, why);
-        else last = v;
-      });
-    }
+    let last = getPath(this.values, f);
+    const apply = async (v: unknown) => {
+      if (v === last) return;
+      const why = spec.structural
+        ? await this.actions.resetWith(f.path, v)
+        : this.actions.setParam(f.path, v);
+      if (why) this.revert(c, f, last, why);
+      else {
+        last = v;
+        setPath(this.values, f, v);
+        c.updateDisplay();
+      }
+    };
+    if (spec.structural) c.onFinishChange((v: unknown) => void apply(v));
+    else c.onChange((v: unknown) => void apply(v));
+    if (spec.kind === 'number' || spec.kind === 'int') this.takeTypedText(c, f, apply);
+  }
+
+  /**
+   * Keep lil-gui from snapping and clamping typed text: its `input` handler is kept from running,
+   * and on commit (blur, which Enter causes) the text is parsed by the schema. Capture listeners
+   * on the row run before the input box's own (lil-gui's blur handler redraws the value).
+   */
+  private takeTypedText(c: Controller, f: FieldEntry, apply: (v: unknown) => Promise<void>): void {
+    const box = c.domElement.querySelector('input');
+    if (!box) return;
+    let typed = false;
+    c.domElement.addEventListener(
+      'input',
+      (e) => {
+        if (e.target !== box) return;
+        e.stopPropagation();
+        typed = true;
+      },
+      { capture: true },
+    );
+    c.domElement.addEventListener(
+      'blur',
+      (e) => {
+        if (e.target !== box || !typed) return;
+        typed = false;
+        let value: unknown;
+        try {
+          value = parseFieldText(f.path, box.value).value;
+        } catch (err) {
+          const why =
+            err instanceof ParamError ? err.issues.map((i) => formatIssue(i).trim()).join('\n') : String(err);
+          this.revert(c, f, getPath(this.values, f), why);
+          return;
+        }
+        void apply(value);
+      },
+      { capture: true },
+    );
   }
 
   private revert(c: Controller, f: FieldEntry, value: unknown, why: string): void {

@@ -31,6 +31,7 @@ export function formatIssue(i: ParamIssue): string {
 function show(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v);
   if (v === undefined) return 'nothing';
+  if (typeof v === 'number' && !Number.isFinite(v)) return String(v); // JSON would say null
   try {
     const s = JSON.stringify(v);
     return s === undefined ? String(v) : s.length > 80 ? `${s.slice(0, 77)}...` : s;
