@@ -18,6 +18,11 @@ export interface ViewerConfig {
   backend: BackendName;
   shape: ShapeName | 'auto';
   params: Params;
+  /**
+   * Keep the world's size when the agent count changes (else it grows or shrinks with the count at
+   * the preset's density). Set by `pin=world`, and implied by any world.x|y|z entry.
+   */
+  pinWorld: boolean;
 }
 
 const BACKENDS: readonly BackendName[] = ['cpu', 'workers', 'webgpu'];
@@ -34,6 +39,7 @@ export function parseHash(hash: string): { config: ViewerConfig; problems: strin
   let preset: PresetName = DEFAULT_PRESET;
   let backend: BackendName = 'cpu';
   let shape: ShapeName | 'auto' = 'auto';
+  let pinWorld = false;
   const pairs: string[] = [];
   const text = hash.startsWith('#') ? hash.slice(1) : hash;
   for (const part of text.split('&')) {
@@ -51,11 +57,17 @@ export function parseHash(hash: string): { config: ViewerConfig; problems: strin
       if (value === 'auto' || (SHAPES as readonly string[]).includes(value))
         shape = value as ShapeName | 'auto';
       else problems.push(`unknown shape "${value}"`);
-    } else pairs.push(`${key}=${value}`);
+    } else if (key === 'pin') {
+      if (value === 'world') pinWorld = true;
+      else problems.push(`unknown pin "${value}" (allowed: world)`);
+    } else {
+      if (/^world\.[xyz]$/.test(key)) pinWorld = true;
+      pairs.push(`${key}=${value}`);
+    }
   }
   const { params, refused } = keepValid(preset, pairs);
   problems.push(...refused);
-  return { config: { preset, backend, shape, params }, problems };
+  return { config: { preset, backend, shape, params, pinWorld }, problems };
 }
 
 /** Does this list of key=value pairs give a valid parameter set on top of the preset? */
@@ -114,6 +126,7 @@ export function formatHash(c: ViewerConfig): string {
   const cur = c.params as unknown as Record<string, unknown>;
   const parts = [`preset=${c.preset}`, `backend=${c.backend}`];
   if (c.shape !== 'auto') parts.push(`shape=${c.shape}`);
+  if (c.pinWorld) parts.push('pin=world');
   for (const f of fields) {
     if (isTransient(f.path)) continue;
     const a = textOf(getPath(cur, f));

@@ -21,7 +21,9 @@ import { scratch, simToThree, threeToSim } from './frame.ts';
 import { GpuAgentView } from './gpuAgents.ts';
 import { type FrameTimes, Hud } from './hud.ts';
 import { Input } from './input.ts';
+import { MetricsSampler } from './metricsSampler.ts';
 import { Panel } from './panel.ts';
+import { largeCountQuestion, worldForCount } from './scale.ts';
 import { LIGHT_DIR, WorldView } from './scene.ts';
 import { type ShapeName, shapeForPreset } from './shapes.ts';
 import { Stepper } from './stepper.ts';
@@ -29,6 +31,8 @@ import { Stepper } from './stepper.ts';
 /** The test hook on `window.murmur` (also handy from the devtools console). */
 export interface MurmurHook {
   readonly flock: Flock;
+  /** The backend chosen in the viewer (cpu runs as a one-thread workers flock, see engineFor). */
+  readonly backend: BackendName;
   readonly params: Readonly<Params>;
   readonly paused: boolean;
   readonly frames: number;
@@ -67,6 +71,17 @@ declare global {
 
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
+/**
+ * The engine behind each of the viewer's backends. `cpu` is the reference engine on one thread:
+ * run by the workers backend with one thread (bit-identical to the cpu backend, docs/workers.md)
+ * so that no step ever runs on the page's thread; only where the page is not cross-origin
+ * isolated (no SharedArrayBuffer) does it step on the main thread, a few steps per frame.
+ */
+function engineFor(name: BackendName): { backend: BackendName; threads?: number } {
+  if (name === 'cpu' && globalThis.crossOriginIsolated) return { backend: 'workers', threads: 1 };
+  return { backend: name };
+}
+
 async function main(): Promise<void> {
   const app = document.getElementById('app')!;
   const statusEl = document.getElementById('status')!;
@@ -85,12 +100,23 @@ async function main(): Promise<void> {
   let backendReason = '';
   let flock: Flock;
   try {
-    flock = await createFlock({ backend: config.backend, params: config.params });
+    flock = await createFlock({ ...engineFor(config.backend), params: config.params });
   } catch (e) {
-    backendReason = `${config.backend}: ${errorText(e)}`;
+    if (config.backend !== 'cpu') backendReason = `${config.backend}: ${errorText(e)}`;
     config.backend = 'cpu';
     flock = await createFlock({ backend: 'cpu', params: config.params });
   }
+  /** What the HUD calls the engine in use. */
+  const engineLabel = () =>
+    config.backend === 'cpu'
+      ? flock.backend === 'cpu'
+        ? 'cpu (main thread)'
+        : 'cpu (1 thread, in a worker)'
+      : gpuAgents.attached
+        ? 'webgpu (drawn from GPU buffers)'
+        : config.backend === 'workers'
+          ? `workers (${flock.info().threads ?? '?'} threads)`
+          : config.backend;
 
   // --- three.js
   const renderer = new WebGLRenderer({ antialias: true });
@@ -155,10 +181,20 @@ async function main(): Promise<void> {
   let metricsAt = -1;
   let metricsStep = -1;
   const t0 = performance.now();
-  const sampleMetrics = () => {
+  const sampler = new MetricsSampler(
+    (m) => hud.metrics(m, (performance.now() - t0) / 1000),
+    (message) => status(message),
+  );
+  /** Sample the metrics of the last completed step (in a worker; call while no step runs). */
+  const sampleMetrics = (): Promise<unknown> => {
     metricsAt = performance.now();
     metricsStep = flock.stepCount;
-    hud.metrics(flock.metrics(), (metricsAt - t0) / 1000);
+    return sampler.sample(flock.state, flock.params as Params);
+  };
+  /** Sample now, after any sample in flight (pause/step and the test hook). */
+  const sampleNow = async () => {
+    while (sampler.busy) await new Promise((r) => setTimeout(r, 5));
+    await sampleMetrics();
   };
   /** GPU-only mode: read the state back (the only per-0.5 s readback), then sample. */
   const sampleMetricsGpu = () => {
@@ -167,7 +203,7 @@ async function main(): Promise<void> {
       .do('metrics', async () => {
         if (!stepper.gpuOnly) return; // the backend changed meanwhile
         await stepper.sync(flock);
-        sampleMetrics();
+        void sampleMetrics();
       })
       .catch((e: unknown) => status(`${flock.backend}: ${errorText(e)}`));
   };
@@ -197,6 +233,7 @@ async function main(): Promise<void> {
     stepper.fresh = true;
     hud.clearPlots();
     metricsStep = -1;
+    sampler.forget();
     world.update(flock.params);
     applyLook();
     panel.build(flock.params as Params);
@@ -210,6 +247,10 @@ async function main(): Promise<void> {
       return e instanceof ParamError ? e.issues.map((i) => formatIssue(i).trim()).join('\n') : errorText(e);
     }
     world.update(flock.params);
+    if (override.world && !config.pinWorld) {
+      config.pinWorld = true; // a world sized by hand stays as it is when the count changes
+      panel.setPinned(true);
+    }
     if (override.separation || override.motion) applyLook();
     syncUrl();
     return null;
@@ -230,11 +271,11 @@ async function main(): Promise<void> {
   };
   /** Move the current state to a flock on another backend (an action; the latest choice wins). */
   const switchBackend = async (name: BackendName): Promise<string | null> => {
-    if (name === flock.backend) return null;
+    if (name === config.backend) return null;
     await stepper.sync(flock); // the snapshot needs the GPU's latest state on the host
     let next: Flock;
     try {
-      next = await restoreFlock(flock.snapshot(), { backend: name });
+      next = await restoreFlock(flock.snapshot(), engineFor(name));
     } catch (e) {
       return errorText(e);
     }
@@ -272,7 +313,7 @@ async function main(): Promise<void> {
     actions.do(null, async () => {
       paused = true;
       await stepper.stepNow(flock, 1);
-      sampleMetrics();
+      await sampleNow();
     });
 
   const panel = new Panel(
@@ -282,10 +323,25 @@ async function main(): Promise<void> {
         setPath(o, fieldByPath.get(path)!, value);
         return setParam(o as ParamsOverride);
       },
-      resetWith: (path, value) => {
+      resetWith: async (path, value) => {
         const o: Record<string, unknown> = {};
         setPath(o, fieldByPath.get(path)!, value);
+        if (path === 'prey' || path === 'predators') {
+          const p = flock.params;
+          const prey = path === 'prey' ? Number(value) : p.prey;
+          const count = prey + (path === 'predators' ? Number(value) : p.predators);
+          const msPerStep = flock.timing().total;
+          const rate = msPerStep > 0 ? (flock.count * 1000) / msPerStep : 0;
+          const question = largeCountQuestion(count, config.backend, 'gpu' in navigator, rate);
+          if (question && !window.confirm(question))
+            return `kept ${p.prey} prey and ${p.predators} predators (cancelled)`;
+          if (path === 'prey' && !config.pinWorld) o.world = worldForCount(config.preset, prey);
+        }
         return rebuildWith(o as ParamsOverride);
+      },
+      pinWorld: (on: boolean) => {
+        config.pinWorld = on;
+        syncUrl();
       },
       choosePreset: (name: PresetName) => {
         void actions
@@ -310,7 +366,7 @@ async function main(): Promise<void> {
       chooseBackend: async (name: BackendName) => {
         const why = await actions.do('backend', () => switchBackend(name));
         if (why === SUPERSEDED) return;
-        panel.setBackend(flock.backend);
+        panel.setBackend(config.backend);
         panel.setReason(why ? `${name}: ${why}` : '');
       },
       chooseShape: (shape: ShapeName | 'auto') => {
@@ -334,6 +390,7 @@ async function main(): Promise<void> {
     config.preset,
     config.backend,
     config.shape,
+    config.pinWorld,
   );
   panel.build(flock.params as Params);
   if (backendReason) panel.setReason(backendReason);
@@ -443,8 +500,9 @@ async function main(): Promise<void> {
     }
     const spent = performance.now() - t;
     if (stepper.gpuOnly) {
-      if (now - metricsAt > 500 && stepper.ahead > 0) sampleMetricsGpu();
-    } else if (now - metricsAt > 500 && flock.stepCount !== metricsStep) sampleMetrics();
+      if (now - metricsAt > 500 && stepper.ahead > 0 && !sampler.busy) sampleMetricsGpu();
+    } else if (now - metricsAt > 500 && flock.stepCount !== metricsStep && !sampler.busy)
+      void sampleMetrics();
     return spent;
   };
   const frame = (now: number) => {
@@ -478,7 +536,7 @@ async function main(): Promise<void> {
     times.stepsPerFrame = stepper.steps;
     hud.frame(
       times,
-      gpuAgents.attached ? 'webgpu (drawn from GPU buffers)' : flock.backend,
+      engineLabel(),
       hud.last ? hud.last.alivePrey + hud.last.alivePredators : flock.count,
       paused,
     );
@@ -488,6 +546,9 @@ async function main(): Promise<void> {
   window.murmur = {
     get flock() {
       return flock;
+    },
+    get backend() {
+      return config.backend;
     },
     get params() {
       return flock.params;
@@ -510,7 +571,7 @@ async function main(): Promise<void> {
     run: async (n: number) => {
       await actions.do(null, async () => {
         await stepper.stepNow(flock, n);
-        sampleMetrics();
+        await sampleNow();
       });
     },
     reference: async (n: number) => {

@@ -29,6 +29,8 @@ export interface PanelActions {
   /** Switch backend; the app reflects the outcome with {@link Panel.setBackend} / {@link Panel.setReason}. */
   chooseBackend(name: BackendName): Promise<void>;
   chooseShape(shape: ShapeName | 'auto'): void;
+  /** Keep the world's size when the agent count changes (else it follows the preset's density). */
+  pinWorld(on: boolean): void;
   togglePause(): void;
   stepOnce(): void;
   reset(): void;
@@ -63,6 +65,7 @@ export class Panel {
     preset: PresetName;
     backend: BackendName;
     shape: ShapeName | 'auto';
+    pinWorld: boolean;
     reason: string;
     pause: () => void;
     step: () => void;
@@ -70,6 +73,7 @@ export class Panel {
   };
   private readonly backendCtl: Controller;
   private readonly reasonCtl: Controller;
+  private readonly pinCtl: Controller;
   private values: Record<string, unknown> = {};
 
   constructor(
@@ -78,12 +82,14 @@ export class Panel {
     preset: PresetName,
     backend: BackendName,
     shape: ShapeName | 'auto',
+    pinWorld: boolean,
   ) {
     this.gui = new GUI({ title: 'murmur' });
     this.view = {
       preset,
       backend,
       shape,
+      pinWorld,
       reason: '',
       pause: () => actions.togglePause(),
       step: () => actions.stepOnce(),
@@ -102,6 +108,13 @@ export class Panel {
     v.add(this.view, 'shape', ['auto', ...SHAPES]).onChange((s: ShapeName | 'auto') =>
       actions.chooseShape(s),
     );
+    this.pinCtl = v
+      .add(this.view, 'pinWorld')
+      .name('pin world size')
+      .onChange((on: boolean) => actions.pinWorld(on));
+    this.pinCtl.domElement.setAttribute('data-path', 'pinWorld');
+    this.pinCtl.domElement.title =
+      'Keep the world box as it is when you change the number of prey (unpinned, it grows or shrinks with the count at the preset density)';
     v.add(this.view, 'pause').name('pause / resume (space)');
     v.add(this.view, 'step').name('step once (.)');
     v.add(this.view, 'reset').name('reset (R)');
@@ -116,6 +129,12 @@ export class Panel {
       this.reasonCtl.show();
       this.status(text);
     } else this.reasonCtl.hide();
+  }
+
+  /** Reflect the world pin (set when the world is sized by hand). */
+  setPinned(on: boolean): void {
+    this.view.pinWorld = on;
+    this.pinCtl.updateDisplay();
   }
 
   /** Reflect the backend actually in use. */

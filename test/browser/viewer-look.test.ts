@@ -55,7 +55,7 @@ for (const shape of ['fish', 'bird', 'cone'] as const) {
     const fractions: Record<string, number> = {};
     for (const backend of ['cpu', 'webgpu'] as const) {
       const { page, errors } = await open(`#preset=fish&backend=${backend}&seed=3&prey=1500&shape=${shape}`);
-      assert.equal(await page.evaluate(() => window.murmur!.flock.backend), backend);
+      assert.equal(await page.evaluate(() => window.murmur!.backend), backend);
       await page.evaluate(() => window.murmur!.pause(true));
       await page.waitForTimeout(300);
       const withAgents = await shot(page, `look-${shape}-${backend}.png`);

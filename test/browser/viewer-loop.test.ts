@@ -28,7 +28,7 @@ function plotPoints(page: Page): Promise<number> {
 for (const backend of ['cpu', 'workers', 'webgpu'] as const) {
   test(`${backend}: the picture moves, the HUD's step advances and the plots gain points`, async () => {
     const { page, errors } = await open(`#preset=reynolds&prey=400&seed=4&backend=${backend}&shape=cone`);
-    assert.equal(await page.evaluate(() => window.murmur!.flock.backend), backend, `${backend} is in use`);
+    assert.equal(await page.evaluate(() => window.murmur!.backend), backend, `${backend} is in use`);
     // let the first metrics sample arrive
     await page.waitForFunction(() => window.murmur!.hudMetrics() !== null, null, { timeout: 10_000 });
     await page.waitForTimeout(300);
@@ -76,7 +76,7 @@ test('backend then preset within 10 ms, 20 times: the last choice wins, no error
   }
   await page.waitForFunction(() => window.murmur!.idle, null, { timeout: 60_000 });
   const state = await page.evaluate(() => ({
-    backend: window.murmur!.flock.backend,
+    backend: window.murmur!.backend,
     dimensions: window.murmur!.params.dimensions,
     hash: location.hash,
     shownBackend: document.querySelector<HTMLSelectElement>('[data-path="backend"] select')!.value,
