@@ -77,6 +77,9 @@ const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
  * so that no step ever runs on the page's thread; only where the page is not cross-origin
  * isolated (no SharedArrayBuffer) does it step on the main thread, a few steps per frame.
  */
+/** Agent counts whose rebuild is announced (seeding them takes a noticeable moment). */
+const BIG_BUILD = 200_000;
+
 function engineFor(name: BackendName): { backend: BackendName; threads?: number } {
   if (name === 'cpu' && globalThis.crossOriginIsolated) return { backend: 'workers', threads: 1 };
   return { backend: name };
@@ -186,15 +189,18 @@ async function main(): Promise<void> {
     (message) => status(message),
   );
   /** Sample the metrics of the last completed step (in a worker; call while no step runs). */
-  const sampleMetrics = (): Promise<unknown> => {
+  const sampleMetrics = (): Promise<Metrics | null> => {
     metricsAt = performance.now();
     metricsStep = flock.stepCount;
     return sampler.sample(flock.state, flock.params as Params);
   };
   /** Sample now, after any sample in flight (pause/step and the test hook). */
   const sampleNow = async () => {
-    while (sampler.busy) await new Promise((r) => setTimeout(r, 5));
-    await sampleMetrics();
+    // (null: the mirror was being prepared, or a sample from before was in flight; then again)
+    for (let tries = 0; tries < 10; tries++) {
+      while (sampler.busy) await new Promise((r) => setTimeout(r, 5));
+      if (await sampleMetrics()) return;
+    }
   };
   /** GPU-only mode: read the state back (the only per-0.5 s readback), then sample. */
   const sampleMetricsGpu = () => {
@@ -336,6 +342,12 @@ async function main(): Promise<void> {
           if (question && !window.confirm(question))
             return `kept ${p.prey} prey and ${p.predators} predators (cancelled)`;
           if (path === 'prey' && !config.pinWorld) o.world = worldForCount(config.preset, prey);
+          if (count > BIG_BUILD) {
+            // seeding runs on this thread (about 1 s per million agents here): say so, and let
+            // the message paint before the page is busy
+            status(`building ${count.toLocaleString('en')} agents…`);
+            await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+          }
         }
         return rebuildWith(o as ParamsOverride);
       },

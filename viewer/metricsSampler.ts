@@ -1,8 +1,10 @@
 /**
  * The HUD's metrics, computed in a worker (metricsWorker.ts) so that no agent count makes the page
- * wait. A sample copies the state buffer (tens of ms at a million agents, against seconds for the
- * metrics themselves) and posts it; one sample is in flight at a time. Samples asked before a
- * rebuild are dropped when they come back ({@link MetricsSampler.forget}).
+ * wait. A sample copies the state into a mirror buffer shared with the worker (allocated and
+ * touched by the worker, so the copy runs at memcpy speed) and the worker computes the metrics
+ * from the mirror; one sample is in flight at a time, so the mirror is never written while read.
+ * Where the page is not cross-origin isolated (no SharedArrayBuffer), each sample transfers a copy.
+ * Samples asked before a rebuild are dropped when they come back ({@link MetricsSampler.forget}).
  */
 import type { Metrics } from '../src/metrics/metrics.ts';
 import type { Params } from '../src/params/schema.ts';
@@ -15,6 +17,8 @@ export class MetricsSampler {
   /** The tag below which answers are stale (from before the last forget()). */
   private validFrom = 0;
   private inFlight: { tag: number; done: (m: Metrics | null) => void } | null = null;
+  private mirror: SharedArrayBuffer | null = null;
+  private mirrorAsked = 0;
   /** How long the last sample took in the worker (ms). */
   lastMs = 0;
 
@@ -27,24 +31,41 @@ export class MetricsSampler {
     this.worker.onerror = (e) => this.onError(`metrics worker: ${e.message}`);
   }
 
-  /** Is a sample being computed? */
+  /** Is a sample being computed (or the mirror being prepared)? */
   get busy(): boolean {
-    return this.inFlight !== null;
+    return this.inFlight !== null || this.mirrorAsked > 0;
+  }
+
+  private send(r: MetricsRequest, transfer: Transferable[] = []): void {
+    this.worker.postMessage(r, transfer);
   }
 
   /**
    * Sample this state (call only while no step writes it). Resolves with the metrics once they are
-   * shown (null when superseded by a rebuild or refused because a sample is already in flight).
+   * shown; null when a sample is already in flight, the mirror is still being prepared, or a
+   * rebuild made the answer stale.
    */
   sample(state: FlockState, params: Params): Promise<Metrics | null> {
-    if (this.inFlight) return Promise.resolve(null);
+    if (this.busy) return Promise.resolve(null);
+    const bytes = state.buffer.byteLength;
+    const isolated = typeof SharedArrayBuffer !== 'undefined' && globalThis.crossOriginIsolated;
+    let buffer: ArrayBuffer | null = null;
+    if (isolated) {
+      if (!this.mirror || this.mirror.byteLength !== bytes) {
+        this.mirror = null;
+        this.mirrorAsked = bytes;
+        this.send({ kind: 'mirror', bytes });
+        return Promise.resolve(null);
+      }
+      new Uint8Array(this.mirror).set(new Uint8Array(state.buffer));
+    } else {
+      buffer = new ArrayBuffer(bytes);
+      new Uint8Array(buffer).set(new Uint8Array(state.buffer));
+    }
     const tag = ++this.tag;
-    const buffer = state.buffer.slice(0); // a private copy: the flock steps on meanwhile
-    const request: MetricsRequest = { buffer, params, tag };
     return new Promise((done) => {
       this.inFlight = { tag, done };
-      if (buffer instanceof ArrayBuffer) this.worker.postMessage(request, [buffer]);
-      else this.worker.postMessage(request);
+      this.send({ kind: 'sample', params, tag, buffer }, buffer ? [buffer] : []);
     });
   }
 
@@ -54,6 +75,11 @@ export class MetricsSampler {
   }
 
   private answer(a: MetricsAnswer): void {
+    if (a.kind === 'mirror') {
+      if (a.mirror.byteLength === this.mirrorAsked) this.mirror = a.mirror;
+      this.mirrorAsked = 0;
+      return;
+    }
     const pending = this.inFlight;
     if (!pending || pending.tag !== a.tag) return;
     this.inFlight = null;
