@@ -23,10 +23,15 @@ export interface ViewerConfig {
    * the preset's density). Set by `pin=world`, and implied by any world.x|y|z entry.
    */
   pinWorld: boolean;
+  /** Drawn body size, × the size that reads at the default zoom (`body=1.5`). A view setting only. */
+  body: number;
 }
 
+/** The body size range the panel and the URL accept. */
+export const BODY_RANGE: readonly [number, number] = [0.25, 4];
+
 const BACKENDS: readonly BackendName[] = ['cpu', 'workers', 'webgpu'];
-export const DEFAULT_PRESET: PresetName = 'reynolds';
+export const DEFAULT_PRESET: PresetName = 'murmuration';
 
 /** Fields the viewer drives itself (the mouse aims the laser); never written to the URL. */
 export function isTransient(path: string): boolean {
@@ -40,6 +45,7 @@ export function parseHash(hash: string): { config: ViewerConfig; problems: strin
   let backend: BackendName = 'cpu';
   let shape: ShapeName | 'auto' = 'auto';
   let pinWorld = false;
+  let body = 1;
   const pairs: string[] = [];
   const text = hash.startsWith('#') ? hash.slice(1) : hash;
   for (const part of text.split('&')) {
@@ -57,6 +63,11 @@ export function parseHash(hash: string): { config: ViewerConfig; problems: strin
       if (value === 'auto' || (SHAPES as readonly string[]).includes(value))
         shape = value as ShapeName | 'auto';
       else problems.push(`unknown shape "${value}"`);
+    } else if (key === 'body') {
+      const x = value.trim() === '' ? Number.NaN : Number(value);
+      if (x >= BODY_RANGE[0] && x <= BODY_RANGE[1]) body = x;
+      else
+        problems.push(`refused body=${value}: allowed: a number from ${BODY_RANGE[0]} to ${BODY_RANGE[1]}`);
     } else if (key === 'pin') {
       if (value === 'world') pinWorld = true;
       else problems.push(`unknown pin "${value}" (allowed: world)`);
@@ -67,7 +78,7 @@ export function parseHash(hash: string): { config: ViewerConfig; problems: strin
   }
   const { params, refused } = keepValid(preset, pairs);
   problems.push(...refused);
-  return { config: { preset, backend, shape, params, pinWorld }, problems };
+  return { config: { preset, backend, shape, params, pinWorld, body }, problems };
 }
 
 /** Does this list of key=value pairs give a valid parameter set on top of the preset? */
@@ -127,6 +138,7 @@ export function formatHash(c: ViewerConfig): string {
   const parts = [`preset=${c.preset}`, `backend=${c.backend}`];
   if (c.shape !== 'auto') parts.push(`shape=${c.shape}`);
   if (c.pinWorld) parts.push('pin=world');
+  if (c.body !== 1) parts.push(`body=${c.body}`);
   for (const f of fields) {
     if (isTransient(f.path)) continue;
     const a = textOf(getPath(cur, f));

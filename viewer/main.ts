@@ -3,7 +3,7 @@
  * tuned live from a panel generated from the parameter schema, with its whole configuration in
  * the URL hash. See docs/viewer.md.
  */
-import { Color, MOUSE, PerspectiveCamera, Scene, Vector3, WebGLRenderer } from 'three';
+import { MOUSE, PerspectiveCamera, Scene, Vector3, WebGLRenderer } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import type { BackendName } from '../src/backends/types.ts';
 import type { WebGpuBackend } from '../src/backends/webgpu/backend.ts';
@@ -24,7 +24,7 @@ import { Input } from './input.ts';
 import { MetricsSampler } from './metricsSampler.ts';
 import { Panel } from './panel.ts';
 import { largeCountQuestion, worldForCount } from './scale.ts';
-import { LIGHT_DIR, WorldView } from './scene.ts';
+import { LIGHT_DIR, SKY_HORIZON, skyTexture, WorldView } from './scene.ts';
 import { type ShapeName, shapeForPreset } from './shapes.ts';
 import { Stepper } from './stepper.ts';
 
@@ -127,7 +127,7 @@ async function main(): Promise<void> {
   renderer.setSize(window.innerWidth, window.innerHeight);
   app.append(renderer.domElement);
   const scene = new Scene();
-  scene.background = new Color(0x0e1117);
+  scene.background = skyTexture();
   // Static scene graph: world matrices are updated when something moves (WorldView), not every
   // frame — three's per-frame matrix walk is the main source of per-frame garbage otherwise.
   scene.matrixWorldAutoUpdate = false;
@@ -145,8 +145,14 @@ async function main(): Promise<void> {
   const fitCamera = (p: Params) => {
     const size = Math.max(p.world.x, p.world.y, p.world.z);
     simToThree(p.world.x / 2, p.world.y / 2, p.world.z / 2, controls.target);
-    const view = p.dimensions === 2 ? scratch.set(0.3, 1.15, 0.75) : scratch.set(0.62, 0.72, 1.1);
-    camera.position.copy(controls.target).add(view.multiplyScalar(size * 1.25));
+    const view = p.dimensions === 2 ? scratch.set(0.3, 1.15, 0.75) : scratch.set(0.62, 0.5, 1.1);
+    // fitted to the aspect: the box's bounding sphere (a little cropped) fills the narrower of the
+    // two fields of view, so a phone held upright sees the whole flock too
+    const r = 0.5 * Math.hypot(p.world.x, p.world.y, p.dimensions === 2 ? 0 : p.world.z);
+    const vfov = (camera.fov * Math.PI) / 180;
+    const hfov = 2 * Math.atan(Math.tan(vfov / 2) * camera.aspect);
+    const distance = ((p.dimensions === 2 ? 1 : 0.8) * r) / Math.sin(Math.min(vfov, hfov) / 2);
+    camera.position.copy(controls.target).add(view.normalize().multiplyScalar(distance));
     camera.near = size / 1000;
     camera.far = size * 20;
     camera.updateProjectionMatrix();
@@ -157,9 +163,11 @@ async function main(): Promise<void> {
     const shape = config.shape === 'auto' ? shapeForPreset(config.preset) : config.shape;
     agents.setShape(shape);
     gpuAgents.setShape(shape);
+    // body length: a view setting of its own (× a size that reads at the default zoom), not tied
+    // to any rule's radius
     const extent = Math.max(p.world.x, p.world.y, p.world.z);
-    const size = Math.min(4, Math.max(0.5, 0.6 * p.separation.radius, 0.014 * extent));
-    agents.setLook(size, 2.6, p.motion.maxSpeed, true);
+    const auto = Math.min(6, Math.max(0.5, 0.016 * extent));
+    agents.setLook(auto * config.body, 2.6, p.motion.maxSpeed, true);
   };
   fitCamera(flock.params);
   applyLook();
@@ -381,6 +389,11 @@ async function main(): Promise<void> {
         panel.setBackend(config.backend);
         panel.setReason(why ? `${name}: ${why}` : '');
       },
+      setBody: (scale: number) => {
+        config.body = scale;
+        applyLook();
+        syncUrl();
+      },
       chooseShape: (shape: ShapeName | 'auto') => {
         config.shape = shape;
         applyLook();
@@ -403,6 +416,7 @@ async function main(): Promise<void> {
     config.backend,
     config.shape,
     config.pinWorld,
+    config.body,
   );
   panel.build(flock.params as Params);
   if (backendReason) panel.setReason(backendReason);
@@ -523,8 +537,11 @@ async function main(): Promise<void> {
     last = now;
     frames++;
     const p = flock.params;
-    input.fly(Math.min(seconds, 0.1), 0.35 * Math.max(p.world.x, p.world.y, p.world.z));
+    const extent = Math.max(p.world.x, p.world.y, p.world.z);
+    input.fly(Math.min(seconds, 0.1), 0.35 * extent);
     controls.update();
+    const eye = camera.position.distanceTo(controls.target);
+    agents.setFog(SKY_HORIZON, eye - 0.3 * extent, eye + 1.2 * extent);
     updateLaser();
     // A completed step is consumed (uploaded, sampled) before the next batch is submitted: an
     // asynchronous backend writes the state while a batch runs, so it is read only in between.

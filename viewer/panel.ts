@@ -18,7 +18,7 @@ import type { Params } from '../src/params/schema.ts';
 import type { LeafSpec, Sphere } from '../src/params/spec.ts';
 import { formatIssue, ParamError, parseFieldText } from '../src/params/validate.ts';
 import { type FieldEntry, fields, getPath, setPath } from '../src/params/walk.ts';
-import { isTransient } from './config.ts';
+import { BODY_RANGE, isTransient } from './config.ts';
 import { SHAPES, type ShapeName } from './shapes.ts';
 
 /** What the panel asks the app to do. Functions returning a string report a refusal. */
@@ -29,6 +29,8 @@ export interface PanelActions {
   /** Switch backend; the app reflects the outcome with {@link Panel.setBackend} / {@link Panel.setReason}. */
   chooseBackend(name: BackendName): Promise<void>;
   chooseShape(shape: ShapeName | 'auto'): void;
+  /** Drawn body size, × the size that reads at the default zoom. */
+  setBody(scale: number): void;
   /** Keep the world's size when the agent count changes (else it follows the preset's density). */
   pinWorld(on: boolean): void;
   togglePause(): void;
@@ -66,6 +68,7 @@ export class Panel {
     backend: BackendName;
     shape: ShapeName | 'auto';
     pinWorld: boolean;
+    body: number;
     reason: string;
     pause: () => void;
     step: () => void;
@@ -83,6 +86,7 @@ export class Panel {
     backend: BackendName,
     shape: ShapeName | 'auto',
     pinWorld: boolean,
+    body: number,
   ) {
     this.gui = new GUI({ title: 'murmur' });
     this.view = {
@@ -90,6 +94,7 @@ export class Panel {
       backend,
       shape,
       pinWorld,
+      body,
       reason: '',
       pause: () => actions.togglePause(),
       step: () => actions.stepOnce(),
@@ -108,6 +113,12 @@ export class Panel {
     v.add(this.view, 'shape', ['auto', ...SHAPES]).onChange((s: ShapeName | 'auto') =>
       actions.chooseShape(s),
     );
+    const bodyCtl = v
+      .add(this.view, 'body', BODY_RANGE[0], BODY_RANGE[1], 0.05)
+      .name('body size')
+      .onChange((x: number) => actions.setBody(x));
+    bodyCtl.domElement.setAttribute('data-path', 'body');
+    bodyCtl.domElement.title = 'How big agents are drawn (a view setting: the simulation does not change)';
     this.pinCtl = v
       .add(this.view, 'pinWorld')
       .name('pin world size')

@@ -52,7 +52,7 @@ for (const backend of ['cpu', 'workers', 'webgpu'] as const) {
 test('backend then preset within 10 ms, 20 times: the last choice wins, no error text', async () => {
   const { page, errors } = await open('#preset=reynolds&prey=300&seed=7&backend=cpu');
   const backends = ['workers', 'webgpu', 'cpu'] as const;
-  const presetNames = ['fish', 'reynolds', 'predators'] as const;
+  const presetNames = ['fish', 'murmuration', 'reynolds'] as const;
   let lastBackend = 'cpu';
   let lastPreset = 'reynolds';
   for (let i = 0; i < 20; i++) {
