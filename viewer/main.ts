@@ -77,6 +77,9 @@ const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
  * so that no step ever runs on the page's thread; only where the page is not cross-origin
  * isolated (no SharedArrayBuffer) does it step on the main thread, a few steps per frame.
  */
+/** Screens narrower than this (CSS px) open with the panel closed. */
+const NARROW_PX = 600;
+
 /** Agent counts whose rebuild is announced (seeding them takes a noticeable moment). */
 const BIG_BUILD = 200_000;
 
@@ -151,7 +154,8 @@ async function main(): Promise<void> {
     const r = 0.5 * Math.hypot(p.world.x, p.world.y, p.dimensions === 2 ? 0 : p.world.z);
     const vfov = (camera.fov * Math.PI) / 180;
     const hfov = 2 * Math.atan(Math.tan(vfov / 2) * camera.aspect);
-    const distance = ((p.dimensions === 2 ? 1 : 0.8) * r) / Math.sin(Math.min(vfov, hfov) / 2);
+    const crop = p.dimensions === 2 || camera.aspect < 1 ? 0.95 : 0.8;
+    const distance = (crop * r) / Math.sin(Math.min(vfov, hfov) / 2);
     camera.position.copy(controls.target).add(view.normalize().multiplyScalar(distance));
     camera.near = size / 1000;
     camera.far = size * 20;
@@ -420,6 +424,7 @@ async function main(): Promise<void> {
   );
   panel.build(flock.params as Params);
   if (backendReason) panel.setReason(backendReason);
+  if (window.innerWidth < NARROW_PX) panel.gui.close(); // phones: the flock first, the panel on demand
   syncUrl();
 
   // --- mouse and keys
@@ -504,10 +509,16 @@ async function main(): Promise<void> {
     world.setBeam(true, laserFrom, laserTo);
   };
 
+  // until the user moves the camera, a resize (a phone turned) refits the view to the new aspect
+  let cameraMoved = false;
+  controls.addEventListener('start', () => {
+    cameraMoved = true;
+  });
   window.addEventListener('resize', () => {
     camera.aspect = window.innerWidth / window.innerHeight;
     camera.updateProjectionMatrix();
     renderer.setSize(window.innerWidth, window.innerHeight);
+    if (!cameraMoved) fitCamera(flock.params);
   });
   window.addEventListener('error', (e) => status(e.message));
   window.addEventListener('unhandledrejection', (e) => status(errorText(e.reason)));
