@@ -19,6 +19,7 @@ import { AgentMesh } from './agents.ts';
 import { formatHash, parseHash, type ViewerConfig } from './config.ts';
 import { scratch, simToThree, threeToSim } from './frame.ts';
 import { GpuAgentView } from './gpuAgents.ts';
+import { GpuTimer } from './gpuTimer.ts';
 import { type FrameTimes, Hud } from './hud.ts';
 import { Input } from './input.ts';
 import { MetricsSampler } from './metricsSampler.ts';
@@ -524,7 +525,8 @@ async function main(): Promise<void> {
   window.addEventListener('unhandledrejection', (e) => status(errorText(e.reason)));
 
   // --- the frame loop
-  const times: FrameTimes = { frame: 0, sim: 0, upload: 0, draw: 0, step: 0, stepsPerFrame: 0 };
+  const times: FrameTimes = { frame: 0, sim: 0, upload: 0, draw: 0, gpu: null, step: 0, stepsPerFrame: 0 };
+  const gpuTimer = new GpuTimer(renderer.getContext() as WebGL2RenderingContext);
   let frames = 0;
   let last = performance.now();
   /** Upload a completed step and sample its metrics when due (never while a batch runs); ms spent uploading. */
@@ -565,13 +567,17 @@ async function main(): Promise<void> {
     uploadMs += consume(now); // the cpu backend's steps of this frame
     const c = performance.now();
     agents.setTime(now / 1000);
+    gpuTimer.poll();
+    gpuTimer.begin();
     renderer.render(scene, camera);
+    gpuTimer.end();
     gpuAgents.render(camera, agents.material, p.obstacles); // after three's render: the camera matrices are current
     const d = performance.now();
     times.frame = d - a + uploadMs;
     times.sim = flock.backend === 'cpu' ? b - a : stepper.simMs;
     times.upload = uploadMs;
     times.draw = d - c;
+    times.gpu = gpuTimer.ms;
     times.step = stepper.gpuOnly ? stepper.simMs / Math.max(1, stepper.steps) : flock.timing().total;
     times.stepsPerFrame = stepper.steps;
     hud.frame(

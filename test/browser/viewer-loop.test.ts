@@ -44,6 +44,19 @@ for (const backend of ['cpu', 'workers', 'webgpu'] as const) {
     assert.ok(changed > 300, `${backend}: only ${changed} pixels changed in 1 s`);
     assert.ok(step1 > step0, `${backend}: the HUD's step went ${step0} → ${step1}`);
     assert.ok(points1 > points0, `${backend}: the plots had ${points0} points, then ${points1}`);
+    // the HUD's fps is the rate of presented frames (compare with the page's own frame count)
+    const f0 = await page.evaluate(() => window.murmur!.frames);
+    const t0 = Date.now();
+    await page.waitForTimeout(1500);
+    const counted = ((await page.evaluate(() => window.murmur!.frames)) - f0) / ((Date.now() - t0) / 1000);
+    const text = (await page.textContent('#hud-text')) ?? '';
+    const shown = Number(/([\d.]+) fps/.exec(text)?.[1] ?? Number.NaN);
+    assert.match(text, /ms\/frame/);
+    assert.match(text, /js .* sim .* upload .* draw .* gpu (n\/a|[\d.]+)/);
+    assert.ok(
+      shown > counted / 2 && shown < counted * 2 + 1,
+      `${backend}: the HUD says ${shown} fps; the page presented ${counted.toFixed(1)} frames/s`,
+    );
     assert.deepEqual(errors, []);
     await page.close();
   });
