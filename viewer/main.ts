@@ -658,7 +658,22 @@ async function main(): Promise<void> {
   };
 }
 
-main().catch((e: unknown) => {
+/** `?bench` (optionally `?bench=10000,100000`): the page benchmark instead of the viewer. */
+async function bench(): Promise<void> {
+  const q = new URLSearchParams(location.search).get('bench') ?? '';
+  const counts = q
+    .split(',')
+    .map(Number)
+    .filter((n) => Number.isInteger(n) && n > 0);
+  const out = document.createElement('pre');
+  out.id = 'bench';
+  document.getElementById('app')!.append(out);
+  document.getElementById('help')!.remove();
+  const { runBench } = await import('./bench.ts');
+  await runBench(out, counts.length ? counts : [10_000, 100_000]);
+}
+
+(new URLSearchParams(location.search).has('bench') ? bench() : main()).catch((e: unknown) => {
   const el = document.getElementById('status');
   if (el) {
     el.textContent = `the viewer failed to start: ${errorText(e)}`;

@@ -36,6 +36,7 @@ export async function stopViewer(): Promise<void> {
 export async function open(
   hash: string,
   options: BrowserContextOptions = {},
+  ready = '(window.murmur?.frames ?? 0) > 3',
 ): Promise<{ page: Page; errors: string[] }> {
   const page = await browser.newPage({ viewport: VIEWPORT, ...options });
   const errors: string[] = [];
@@ -44,7 +45,7 @@ export async function open(
   });
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(served.url + hash);
-  await page.waitForFunction(() => (window.murmur?.frames ?? 0) > 3, null, { timeout: 20_000 });
+  await page.waitForFunction(ready, null, { timeout: 20_000 });
   return { page, errors };
 }
 
