@@ -4,7 +4,8 @@
  * times `flock.step(k)` in the standard scenario of `murmur bench` (reynolds rules, a periodic
  * cube sized for about 15 neighbours, grid search), so the figures compare with
  * `murmur bench --n 10000,100000 --backend cpu,workers,webgpu --kernel auto` run in Node on the
- * same machine. `?bench=10000` picks the counts. Results are printed on the page, in the console
+ * same machine (calls of at most 20 steps, the flock rebuilt from its seed every 20 steps, untimed,
+ * as there). `?bench=10000` picks the counts. Results are printed on the page, in the console
  * and on `window.murmurBench`.
  */
 import { standardScenario } from '../bench/scenario.ts';
@@ -32,18 +33,33 @@ declare global {
 const WARMUP_MS = 500;
 const TIMED_MS = 2000;
 
+/** Steps before the flock goes back to its seeded start (as `murmur bench`: flocks gather as they run). */
+const RESET_EVERY = 20;
+
+/**
+ * Step for at least `minMs` of stepping time in calls of at most RESET_EVERY steps, rebuilding the
+ * flock from its seed (untimed) every RESET_EVERY steps, as `murmur bench` does, so both measure
+ * the uniform start's density.
+ */
 async function timed(flock: Flock, minMs: number): Promise<{ steps: number; ms: number }> {
   let steps = 0;
+  let ms = 0;
+  let sinceReset = 0;
   let k = 1;
-  const t0 = performance.now();
-  while (performance.now() - t0 < minMs) {
-    await flock.step(k);
-    steps += k;
-    const elapsed = performance.now() - t0;
-    // batches of about a quarter of the time left (like murmur bench: few calls, short tails)
-    k = Math.max(1, Math.min(256, Math.round(((minMs - elapsed) / 4) * (steps / Math.max(elapsed, 1)))));
+  while (ms < minMs) {
+    const n = Math.min(k, RESET_EVERY - sinceReset);
+    const t0 = performance.now();
+    await flock.step(n);
+    ms += performance.now() - t0;
+    steps += n;
+    sinceReset += n;
+    if (sinceReset >= RESET_EVERY) {
+      await flock.reset({});
+      sinceReset = 0;
+    }
+    k = Math.max(1, Math.round(((minMs - ms) / 4) * (steps / Math.max(ms, 1))));
   }
-  return { steps, ms: performance.now() - t0 };
+  return { steps, ms };
 }
 
 async function measure(backend: BackendName, n: number): Promise<BenchRow> {
