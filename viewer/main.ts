@@ -84,9 +84,12 @@ const NARROW_PX = 600;
 /** Agent counts whose rebuild is announced (seeding them takes a noticeable moment). */
 const BIG_BUILD = 200_000;
 
-function engineFor(name: BackendName): { backend: BackendName; threads?: number } {
-  if (name === 'cpu' && globalThis.crossOriginIsolated) return { backend: 'workers', threads: 1 };
-  return { backend: name };
+function engineFor(name: BackendName): { backend: BackendName; threads?: number; kernel?: 'js' } {
+  // The laser and obstacles can be switched on at any time here, and a flock's kernel is chosen
+  // once (a wasm flock refuses them): cpu and workers run the js kernel.
+  if (name === 'cpu' && globalThis.crossOriginIsolated)
+    return { backend: 'workers', threads: 1, kernel: 'js' };
+  return name === 'webgpu' ? { backend: name } : { backend: name, kernel: 'js' };
 }
 
 async function main(): Promise<void> {
@@ -111,7 +114,7 @@ async function main(): Promise<void> {
   } catch (e) {
     if (config.backend !== 'cpu') backendReason = `${config.backend}: ${errorText(e)}`;
     config.backend = 'cpu';
-    flock = await createFlock({ backend: 'cpu', params: config.params });
+    flock = await createFlock({ backend: 'cpu', kernel: 'js', params: config.params });
   }
   /** What the HUD calls the engine in use. */
   const engineLabel = () =>
