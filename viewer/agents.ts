@@ -39,8 +39,10 @@ uniform vec3 uTop;
 uniform vec3 uBelly;
 uniform vec3 uPredator;
 uniform vec3 uLightDir;
+uniform vec3 uFillDir;
+uniform vec3 uFogColor;
+uniform vec2 uFogRange; // view depth where fog starts, where it is full
 varying vec3 vColor;
-varying float vLight;
 void main() {
   // sim (x, y, z) with z up -> three (x, z, -y) with y up
   vec3 p = vec3(px, pz, -py);
@@ -63,17 +65,20 @@ void main() {
   vec3 n = normalize(R * normal);
   // two-tone body: darker underside (local normal pointing down)
   float belly = smoothstep(0.15, -0.15, normal.y);
-  vColor = mix(mix(uTop, uBelly, belly), uPredator, predator);
-  vLight = 0.38 + 0.62 * max(dot(n, uLightDir), 0.0);
+  vec3 base = mix(mix(uTop, uBelly, belly), uPredator, predator);
+  // lit from both sides: a key light from above and a fill from below on the other side
+  float light = 0.42 + 0.5 * max(dot(n, uLightDir), 0.0) + 0.3 * max(dot(n, uFillDir), 0.0);
   gl_Position = projectionMatrix * viewMatrix * vec4(world, 1.0);
+  // depth cue: far agents fade towards the sky's horizon colour (w is the view depth)
+  float fog = 0.7 * smoothstep(uFogRange.x, uFogRange.y, gl_Position.w);
+  vColor = mix(base * light, uFogColor, fog);
 }
 `;
 
 const fragmentShader = /* glsl */ `
 varying vec3 vColor;
-varying float vLight;
 void main() {
-  gl_FragColor = vec4(vColor * vLight, 1.0);
+  gl_FragColor = vec4(vColor, 1.0);
 }
 `;
 
@@ -104,10 +109,13 @@ export class AgentMesh {
         uFlapMode: { value: 1 },
         uFlapAmp: { value: 1 },
         uSpeedRef: { value: 15 },
-        uTop: { value: new Color(0x9fc4e8) },
-        uBelly: { value: new Color(0x2c3e57) },
+        uTop: { value: new Color(0xf4f7fb) },
+        uBelly: { value: new Color(0xa8b9cf) },
         uPredator: { value: new Color(0xff3020) },
         uLightDir: { value: lightDir.clone().normalize() },
+        uFillDir: { value: lightDir.clone().set(-lightDir.x, -0.6, -lightDir.z).normalize() },
+        uFogColor: { value: new Color(0x4a6385) },
+        uFogRange: { value: [1e9, 2e9] },
       },
     });
     this.base = shapeGeometry('bird');
@@ -130,6 +138,15 @@ export class AgentMesh {
     u.uPredatorScale.value = predatorScale;
     u.uSpeedRef.value = Math.max(speedRef, 1e-3);
     u.uFlapAmp.value = flap ? 1 : 0;
+  }
+
+  /** Fog: agents at view depth `near` start to fade into `color`, fully (70 %) at `far`. */
+  setFog(color: Color, near: number, far: number): void {
+    const u = this.material.uniforms;
+    (u.uFogColor.value as Color).copy(color);
+    const r = u.uFogRange.value as number[];
+    r[0] = near;
+    r[1] = Math.max(far, near + 1e-3);
   }
 
   /** Advance the flap animation clock. */

@@ -8,7 +8,7 @@ import type { BackendName } from '../src/backends/types.ts';
 import { paramsFromOptions } from '../src/flock.ts';
 import { getPreset, type PresetName } from '../src/params/presets.ts';
 import type { Params } from '../src/params/schema.ts';
-import { overrideFromPairs, ParamError } from '../src/params/validate.ts';
+import { formatIssue, overrideFromPairs, ParamError } from '../src/params/validate.ts';
 import { fields, getPath } from '../src/params/walk.ts';
 import { SHAPES, type ShapeName } from './shapes.ts';
 
@@ -18,10 +18,20 @@ export interface ViewerConfig {
   backend: BackendName;
   shape: ShapeName | 'auto';
   params: Params;
+  /**
+   * Keep the world's size when the agent count changes (else it grows or shrinks with the count at
+   * the preset's density). Set by `pin=world`, and implied by any world.x|y|z entry.
+   */
+  pinWorld: boolean;
+  /** Drawn body size, × the size that reads at the default zoom (`body=1.5`). A view setting only. */
+  body: number;
 }
 
+/** The body size range the panel and the URL accept. */
+export const BODY_RANGE: readonly [number, number] = [0.25, 4];
+
 const BACKENDS: readonly BackendName[] = ['cpu', 'workers', 'webgpu'];
-export const DEFAULT_PRESET: PresetName = 'reynolds';
+export const DEFAULT_PRESET: PresetName = 'murmuration';
 
 /** Fields the viewer drives itself (the mouse aims the laser); never written to the URL. */
 export function isTransient(path: string): boolean {
@@ -34,6 +44,8 @@ export function parseHash(hash: string): { config: ViewerConfig; problems: strin
   let preset: PresetName = DEFAULT_PRESET;
   let backend: BackendName = 'cpu';
   let shape: ShapeName | 'auto' = 'auto';
+  let pinWorld = false;
+  let body = 1;
   const pairs: string[] = [];
   const text = hash.startsWith('#') ? hash.slice(1) : hash;
   for (const part of text.split('&')) {
@@ -51,16 +63,68 @@ export function parseHash(hash: string): { config: ViewerConfig; problems: strin
       if (value === 'auto' || (SHAPES as readonly string[]).includes(value))
         shape = value as ShapeName | 'auto';
       else problems.push(`unknown shape "${value}"`);
-    } else pairs.push(`${key}=${value}`);
+    } else if (key === 'body') {
+      const x = value.trim() === '' ? Number.NaN : Number(value);
+      if (x >= BODY_RANGE[0] && x <= BODY_RANGE[1]) body = x;
+      else
+        problems.push(`refused body=${value}: allowed: a number from ${BODY_RANGE[0]} to ${BODY_RANGE[1]}`);
+    } else if (key === 'pin') {
+      if (value === 'world') pinWorld = true;
+      else problems.push(`unknown pin "${value}" (allowed: world)`);
+    } else {
+      if (/^world\.[xyz]$/.test(key)) pinWorld = true;
+      pairs.push(`${key}=${value}`);
+    }
+  }
+  const { params, refused } = keepValid(preset, pairs);
+  problems.push(...refused);
+  return { config: { preset, backend, shape, params, pinWorld, body }, problems };
+}
+
+/** Does this list of key=value pairs give a valid parameter set on top of the preset? */
+function check(preset: PresetName, pairs: readonly string[]): Params {
+  return paramsFromOptions({ preset, params: overrideFromPairs(pairs) });
+}
+
+/**
+ * Keep every entry that is valid (alone and with the others kept), refuse each other one by name
+ * and value with the schema's reason. Entries are retried while any is accepted, so a pair of
+ * fields constrained together (motion.minSpeed ≤ motion.maxSpeed) is kept in either order.
+ */
+function keepValid(preset: PresetName, pairs: readonly string[]): { params: Params; refused: string[] } {
+  try {
+    return { params: check(preset, pairs), refused: [] };
+  } catch {
+    // fall through: find the bad ones
+  }
+  const kept = new Set<number>();
+  const why = new Map<number, string>();
+  const listed = () => pairs.filter((_, i) => kept.has(i));
+  for (let progress = true; progress; ) {
+    progress = false;
+    pairs.forEach((pair, i) => {
+      if (kept.has(i)) return;
+      try {
+        check(preset, [...listed(), pair]);
+        kept.add(i);
+        why.delete(i);
+        progress = true;
+      } catch (e) {
+        why.set(
+          i,
+          e instanceof ParamError ? e.issues.map((issue) => formatIssue(issue).trim()).join('; ') : String(e),
+        );
+      }
+    });
   }
   let params: Params;
   try {
-    params = paramsFromOptions({ preset, params: overrideFromPairs(pairs) });
-  } catch (e) {
-    problems.push(e instanceof ParamError ? e.message : String(e));
-    params = paramsFromOptions({ preset });
+    params = check(preset, listed());
+  } catch {
+    params = paramsFromOptions({ preset }); // (not reached: every kept entry was checked with the others)
   }
-  return { config: { preset, backend, shape, params }, problems };
+  const refused = [...why].map(([i, reason]) => `refused ${pairs[i]}: ${reason}`);
+  return { params, refused };
 }
 
 function textOf(v: unknown): string {
@@ -73,6 +137,8 @@ export function formatHash(c: ViewerConfig): string {
   const cur = c.params as unknown as Record<string, unknown>;
   const parts = [`preset=${c.preset}`, `backend=${c.backend}`];
   if (c.shape !== 'auto') parts.push(`shape=${c.shape}`);
+  if (c.pinWorld) parts.push('pin=world');
+  if (c.body !== 1) parts.push(`body=${c.body}`);
   for (const f of fields) {
     if (isTransient(f.path)) continue;
     const a = textOf(getPath(cur, f));

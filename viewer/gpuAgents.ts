@@ -19,7 +19,7 @@ const DEPTH_FORMAT: GPUTextureFormat = 'depth24plus';
 /** Floats per shape vertex: position (3), normal (3), flap weight (1). */
 const SHAPE_FLOATS = 7;
 /** Floats in the uniform block `Look` of gpuAgents.wgsl. */
-const LOOK_FLOATS = 16 + 5 * 4;
+const LOOK_FLOATS = 16 + 8 * 4;
 // GPUBufferUsage / GPUTextureUsage values (the globals are missing where WebGPU is not exposed)
 const USAGE = { VERTEX: 0x20, INDEX: 0x10, UNIFORM: 0x40, INDIRECT: 0x100, COPY_DST: 0x8 } as const;
 const RENDER_ATTACHMENT = 0x10;
@@ -170,7 +170,8 @@ export class GpuAgentView {
         ],
       },
       fragment: { module, entryPoint: 'fs', targets: [{ format }] },
-      primitive: { topology: 'triangle-list', cullMode: 'none' },
+      // as three's FrontSide: the WebGL mesh culls back faces, so both draw the same triangles
+      primitive: { topology: 'triangle-list', cullMode: 'back', frontFace: 'ccw' },
       depthStencil,
       multisample,
     });
@@ -355,6 +356,17 @@ export class GpuAgentView {
     d[33] = u.uFlapAmp.value;
     d[34] = u.uSpeedRef.value;
     d[35] = 0;
+    const fill = u.uFillDir.value;
+    const fog = u.uFogColor.value;
+    const range = u.uFogRange.value as number[];
+    d[36] = fill.x;
+    d[37] = fill.y;
+    d[38] = fill.z;
+    d[40] = fog.r;
+    d[41] = fog.g;
+    d[42] = fog.b;
+    d[44] = range[0];
+    d[45] = range[1];
     const device = at.device;
     device.queue.writeBuffer(at.look, 0, d);
     // Valid until the backend's next configure/dispose, so fetched every frame (not cached).

@@ -10,6 +10,9 @@ struct Look {
   belly: vec4<f32>,      // rgb: underside;    w: predator size factor
   predator: vec4<f32>,   // rgb: predator;     w: time (s)
   flap: vec4<f32>,       // x: mode (0 none, 1 wings, 2 tail), y: amplitude, z: reference speed
+  fill: vec4<f32>,       // xyz: direction towards the fill light (from below, the other side)
+  fog: vec4<f32>,        // rgb: the sky's horizon colour; w unused
+  fogRange: vec4<f32>,   // x: view depth where fog starts, y: where it is full
 }
 
 @group(0) @binding(0) var<uniform> look: Look;
@@ -63,8 +66,12 @@ fn vs(in: VertexIn) -> VertexOut {
   // two-tone body: darker underside (local normal pointing down)
   let belly = 1.0 - smoothstep(-0.15, 0.15, in.normal.y);
   let base = mix(mix(look.top.rgb, look.belly.rgb, belly), look.predator.rgb, predator);
-  out.color = base * (0.38 + 0.62 * max(dot(n, look.light.xyz), 0.0));
+  // lit from both sides: a key light from above and a fill from below on the other side
+  let light = 0.42 + 0.5 * max(dot(n, look.light.xyz), 0.0) + 0.3 * max(dot(n, look.fill.xyz), 0.0);
   out.clip = look.viewProj * vec4<f32>(world, 1.0);
+  // depth cue: far agents fade towards the sky's horizon colour (w is the view depth)
+  let fog = 0.7 * smoothstep(look.fogRange.x, look.fogRange.y, out.clip.w);
+  out.color = mix(base * light, look.fog.rgb, fog);
   return out;
 }
 

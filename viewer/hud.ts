@@ -9,10 +9,13 @@ import type { Metrics } from '../src/metrics/metrics.ts';
 
 /** Frame timings gathered by the render loop (ms). */
 export interface FrameTimes {
+  /** JavaScript time of the frame on the page's thread (sim + upload + draw). */
   frame: number;
   sim: number;
   upload: number;
   draw: number;
+  /** GPU time of the WebGL drawing from timer queries; null where the browser has none. */
+  gpu: number | null;
   step: number;
   stepsPerFrame: number;
 }
@@ -82,9 +85,13 @@ export class Hud {
     this.since = now;
     const m = this.last;
     const f = (v: number, d = 1) => v.toFixed(d).padStart(6);
+    // fps counts presented frames (animation frames) over the last interval: what the eye sees,
+    // also when a frame's work is small and the wait for the GPU or the compositor is long
+    const perFrame = this.fps > 0 ? 1000 / this.fps : 0;
+    const gpu = times.gpu === null ? 'gpu n/a' : `gpu ${times.gpu.toFixed(2)}`;
     this.text.textContent =
-      `${f(this.fps, 0)} fps   ${backend}${paused ? '   PAUSED' : ''}\n` +
-      `frame ${f(times.frame)} ms  sim ${f(times.sim)}  upload ${f(times.upload, 2)}  draw ${f(times.draw)}\n` +
+      `${f(this.fps, this.fps < 10 ? 1 : 0)} fps  ${f(perFrame)} ms/frame   ${backend}${paused ? '   PAUSED' : ''}\n` +
+      `js ${f(times.frame)} ms: sim ${f(times.sim)}  upload ${f(times.upload, 2)}  draw ${f(times.draw)}   ${gpu}\n` +
       `step  ${f(times.step, 2)} ms  steps/frame ${times.stepsPerFrame}\n` +
       `agents ${alive}` +
       (m
@@ -106,6 +113,11 @@ export class Hud {
       for (const s of this.series) s.shift();
     }
     for (let i = 0; i < 3; i++) this.plots[i].setData([this.t, this.series[i]]);
+  }
+
+  /** Samples in the plots now. */
+  get samples(): number {
+    return this.t.length;
   }
 
   /** Forget the history (after a reset or a preset change). */

@@ -3,11 +3,13 @@
  * - W A S D fly (move camera and orbit target together), Q / E down / up, shift = faster;
  * - right mouse button held: fire the laser from the camera through the cursor;
  * - alt + left click: place an obstacle where the ray meets the world's mid-plane;
- * - P: add a predator at the cursor's mid-plane point; space: pause; '.': step; R: reset.
+ * - P: add a predator at the cursor's mid-plane point; space: pause; '.': step; R: reset;
+ * - touch: hold a finger still to fire the laser, double-tap to add a predator (touch.ts).
  * Keys are ignored while a panel input has the focus.
  */
 import { type PerspectiveCamera, Plane, Raycaster, Vector2, Vector3 } from 'three';
 import type { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
+import { TouchGestures } from './touch.ts';
 
 /** What the input layer asks the app to do. */
 export interface InputActions {
@@ -65,6 +67,17 @@ export class Input {
     window.addEventListener('keydown', (e) => this.key(e, true));
     window.addEventListener('keyup', (e) => this.key(e, false));
     controls.addEventListener('change', () => this.aimVersion++);
+    new TouchGestures(canvas, {
+      aim: (e) => this.track(e),
+      fire: (on) => {
+        this.firing = on;
+        controls.enabled = !on; // the finger aims the beam now, not the camera
+      },
+      doubleTap: (e) => {
+        this.track(e);
+        this.actions.addPredatorAt(this.midPlaneHit());
+      },
+    });
   }
 
   private track(e: PointerEvent): void {

@@ -5,14 +5,20 @@
  * add/clear. Every change goes through `flock.set()` (live) or, for structural fields (agent
  * counts, seed, dimensions), through `flock.reset()`. Rejected values snap back and the reason
  * is shown in the status line.
+ *
+ * Typed numbers are taken as typed: lil-gui would round them to the step and clamp them to the
+ * slider's range as you type (prey 1.5 → 2, dt 0 → the slider's minimum), so the text box's typing
+ * is intercepted and the text, when committed (Enter or leaving the box), goes through the
+ * schema's own parser: a value the schema refuses is refused with its message, never adjusted.
  */
 import GUI, { type Controller } from 'lil-gui';
 import type { BackendName } from '../src/backends/types.ts';
 import { type PresetName, presets } from '../src/params/presets.ts';
 import type { Params } from '../src/params/schema.ts';
 import type { LeafSpec, Sphere } from '../src/params/spec.ts';
+import { formatIssue, ParamError, parseFieldText } from '../src/params/validate.ts';
 import { type FieldEntry, fields, getPath, setPath } from '../src/params/walk.ts';
-import { isTransient } from './config.ts';
+import { BODY_RANGE, isTransient } from './config.ts';
 import { SHAPES, type ShapeName } from './shapes.ts';
 
 /** What the panel asks the app to do. Functions returning a string report a refusal. */
@@ -20,8 +26,13 @@ export interface PanelActions {
   setParam(path: string, value: unknown): string | null;
   resetWith(path: string, value: unknown): Promise<string | null>;
   choosePreset(name: PresetName): void;
-  chooseBackend(name: BackendName): Promise<string | null>;
+  /** Switch backend; the app reflects the outcome with {@link Panel.setBackend} / {@link Panel.setReason}. */
+  chooseBackend(name: BackendName): Promise<void>;
   chooseShape(shape: ShapeName | 'auto'): void;
+  /** Drawn body size, × the size that reads at the default zoom. */
+  setBody(scale: number): void;
+  /** Keep the world's size when the agent count changes (else it follows the preset's density). */
+  pinWorld(on: boolean): void;
   togglePause(): void;
   stepOnce(): void;
   reset(): void;
@@ -56,6 +67,8 @@ export class Panel {
     preset: PresetName;
     backend: BackendName;
     shape: ShapeName | 'auto';
+    pinWorld: boolean;
+    body: number;
     reason: string;
     pause: () => void;
     step: () => void;
@@ -63,6 +76,7 @@ export class Panel {
   };
   private readonly backendCtl: Controller;
   private readonly reasonCtl: Controller;
+  private readonly pinCtl: Controller;
   private values: Record<string, unknown> = {};
 
   constructor(
@@ -71,12 +85,16 @@ export class Panel {
     preset: PresetName,
     backend: BackendName,
     shape: ShapeName | 'auto',
+    pinWorld: boolean,
+    body: number,
   ) {
     this.gui = new GUI({ title: 'murmur' });
     this.view = {
       preset,
       backend,
       shape,
+      pinWorld,
+      body,
       reason: '',
       pause: () => actions.togglePause(),
       step: () => actions.stepOnce(),
@@ -88,25 +106,26 @@ export class Panel {
       .domElement.setAttribute('data-path', 'preset');
     this.backendCtl = v.add(this.view, 'backend', ['cpu', 'workers', 'webgpu']);
     this.backendCtl.domElement.setAttribute('data-path', 'backend');
-    let previous = backend;
-    this.backendCtl.onChange(async (name: BackendName) => {
-      if (name === previous) return;
-      const why = await actions.chooseBackend(name);
-      if (why) {
-        this.view.backend = previous;
-        this.backendCtl.updateDisplay();
-        this.setReason(`${name}: ${why}`);
-      } else {
-        previous = name;
-        this.setReason('');
-      }
-    });
+    this.backendCtl.onChange((name: BackendName) => void actions.chooseBackend(name));
     this.reasonCtl = v.add(this.view, 'reason').name('unavailable').disable();
     this.reasonCtl.domElement.setAttribute('data-path', 'reason');
     this.reasonCtl.hide();
     v.add(this.view, 'shape', ['auto', ...SHAPES]).onChange((s: ShapeName | 'auto') =>
       actions.chooseShape(s),
     );
+    const bodyCtl = v
+      .add(this.view, 'body', BODY_RANGE[0], BODY_RANGE[1], 0.05)
+      .name('body size')
+      .onChange((x: number) => actions.setBody(x));
+    bodyCtl.domElement.setAttribute('data-path', 'body');
+    bodyCtl.domElement.title = 'How big agents are drawn (a view setting: the simulation does not change)';
+    this.pinCtl = v
+      .add(this.view, 'pinWorld')
+      .name('pin world size')
+      .onChange((on: boolean) => actions.pinWorld(on));
+    this.pinCtl.domElement.setAttribute('data-path', 'pinWorld');
+    this.pinCtl.domElement.title =
+      'Keep the world box as it is when you change the number of prey (unpinned, it grows or shrinks with the count at the preset density)';
     v.add(this.view, 'pause').name('pause / resume (space)');
     v.add(this.view, 'step').name('step once (.)');
     v.add(this.view, 'reset').name('reset (R)');
@@ -121,6 +140,12 @@ export class Panel {
       this.reasonCtl.show();
       this.status(text);
     } else this.reasonCtl.hide();
+  }
+
+  /** Reflect the world pin (set when the world is sized by hand). */
+  setPinned(on: boolean): void {
+    this.view.pinWorld = on;
+    this.pinCtl.updateDisplay();
   }
 
   /** Reflect the backend actually in use. */
@@ -177,22 +202,60 @@ export class Panel {
     }
     c.domElement.setAttribute('data-path', f.path);
     c.domElement.title = spec.doc;
-    const previous = () => getPath(this.values, f);
-    let last = previous();
-    if (spec.structural) {
-      c.onFinishChange(async (v: unknown) => {
-        if (v === last) return;
-        const why = await this.actions.resetWith(f.path, v);
-        if (why) this.revert(c, f, last, why);
-        else last = v;
-      });
-    } else {
-      c.onChange((v: unknown) => {
-        const why = this.actions.setParam(f.path, v);
-        if (why) this.revert(c, f, last, why);
-        else last = v;
-      });
-    }
+    let last = getPath(this.values, f);
+    const apply = async (v: unknown) => {
+      if (v === last) return;
+      const why = spec.structural
+        ? await this.actions.resetWith(f.path, v)
+        : this.actions.setParam(f.path, v);
+      if (why) this.revert(c, f, last, why);
+      else {
+        last = v;
+        setPath(this.values, f, v);
+        c.updateDisplay();
+      }
+    };
+    if (spec.structural) c.onFinishChange((v: unknown) => void apply(v));
+    else c.onChange((v: unknown) => void apply(v));
+    if (spec.kind === 'number' || spec.kind === 'int') this.takeTypedText(c, f, apply);
+  }
+
+  /**
+   * Keep lil-gui from snapping and clamping typed text: its `input` handler is kept from running,
+   * and on commit (blur, which Enter causes) the text is parsed by the schema. Capture listeners
+   * on the row run before the input box's own (lil-gui's blur handler redraws the value).
+   */
+  private takeTypedText(c: Controller, f: FieldEntry, apply: (v: unknown) => Promise<void>): void {
+    const box = c.domElement.querySelector('input');
+    if (!box) return;
+    let typed = false;
+    c.domElement.addEventListener(
+      'input',
+      (e) => {
+        if (e.target !== box) return;
+        e.stopPropagation();
+        typed = true;
+      },
+      { capture: true },
+    );
+    c.domElement.addEventListener(
+      'blur',
+      (e) => {
+        if (e.target !== box || !typed) return;
+        typed = false;
+        let value: unknown;
+        try {
+          value = parseFieldText(f.path, box.value).value;
+        } catch (err) {
+          const why =
+            err instanceof ParamError ? err.issues.map((i) => formatIssue(i).trim()).join('\n') : String(err);
+          this.revert(c, f, getPath(this.values, f), why);
+          return;
+        }
+        void apply(value);
+      },
+      { capture: true },
+    );
   }
 
   private revert(c: Controller, f: FieldEntry, value: unknown, why: string): void {

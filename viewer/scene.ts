@@ -6,6 +6,8 @@ import {
   AdditiveBlending,
   AmbientLight,
   BoxGeometry,
+  CanvasTexture,
+  Color,
   CylinderGeometry,
   DirectionalLight,
   DoubleSide,
@@ -19,11 +21,32 @@ import {
   MeshLambertMaterial,
   type Scene,
   SphereGeometry,
+  SRGBColorSpace,
   Vector3,
 } from 'three';
 import type { Params } from '../src/params/schema.ts';
 import type { Sphere } from '../src/params/spec.ts';
 import { simToThree } from './frame.ts';
+
+/** The sky: a dusk gradient from the zenith to the horizon; agents fade to the horizon colour with depth. */
+export const SKY_TOP = new Color(0x142038);
+export const SKY_HORIZON = new Color(0x4a6385);
+
+/** The background: a vertical gradient texture (screen-fixed), light agents stand out against it. */
+export function skyTexture(): CanvasTexture {
+  const c = document.createElement('canvas');
+  c.width = 2;
+  c.height = 256;
+  const g = c.getContext('2d')!;
+  const grad = g.createLinearGradient(0, 0, 0, 256);
+  grad.addColorStop(0, `#${SKY_TOP.getHexString()}`);
+  grad.addColorStop(1, `#${SKY_HORIZON.getHexString()}`);
+  g.fillStyle = grad;
+  g.fillRect(0, 0, 2, 256);
+  const t = new CanvasTexture(c);
+  t.colorSpace = SRGBColorSpace;
+  return t;
+}
 
 /** Direction towards the key light (three's frame), shared with the agent shader. */
 export const LIGHT_DIR = new Vector3(0.45, 1, 0.3).normalize();

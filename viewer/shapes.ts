@@ -9,7 +9,11 @@ import { BufferAttribute, BufferGeometry, ConeGeometry } from 'three';
 export type ShapeName = 'bird' | 'fish' | 'cone';
 export const SHAPES: readonly ShapeName[] = ['bird', 'fish', 'cone'];
 
-/** Build a non-indexed geometry from triangles (flat shading: one normal per face). */
+/**
+ * Build a non-indexed geometry from triangles (flat shading: one normal per face). Closed bodies
+ * wind counter-clockwise seen from outside, so normals point out and back-face culling (WebGL and
+ * WebGPU alike) draws the outside.
+ */
 function fromTriangles(tris: readonly number[][], flapOf: (x: number) => number): BufferGeometry {
   const pos = new Float32Array(tris.length * 9);
   const flap = new Float32Array(tris.length * 3);
@@ -38,14 +42,14 @@ function bird(): BufferGeometry {
   const wbr = [0.08, 0.02, -0.3];
   const tris = [
     // body: four faces around the axis
-    [...nose, ...top, ...wfr],
-    [...nose, ...wfl, ...top],
-    [...nose, ...wfr, ...bottom],
-    [...nose, ...bottom, ...wfl],
-    [...tail, ...wfr, ...top],
-    [...tail, ...top, ...wfl],
-    [...tail, ...bottom, ...wfr],
-    [...tail, ...wfl, ...bottom],
+    [...nose, ...wfr, ...top],
+    [...nose, ...top, ...wfl],
+    [...nose, ...bottom, ...wfr],
+    [...nose, ...wfl, ...bottom],
+    [...tail, ...top, ...wfr],
+    [...tail, ...wfl, ...top],
+    [...tail, ...wfr, ...bottom],
+    [...tail, ...bottom, ...wfl],
     // wings, both sides (double faces so they read from below too)
     [...wfr, ...wr, ...wbr],
     [...wfr, ...wbr, ...wr],
@@ -67,14 +71,14 @@ function fish(): BufferGeometry {
   const t1 = [0.15, 0.12, -0.62];
   const t2 = [-0.15, -0.12, -0.62];
   const tris = [
-    [...nose, ...back, ...r],
-    [...nose, ...l, ...back],
-    [...nose, ...r, ...belly],
-    [...nose, ...belly, ...l],
-    [...waist, ...r, ...back],
-    [...waist, ...back, ...l],
-    [...waist, ...belly, ...r],
-    [...waist, ...l, ...belly],
+    [...nose, ...r, ...back],
+    [...nose, ...back, ...l],
+    [...nose, ...belly, ...r],
+    [...nose, ...l, ...belly],
+    [...waist, ...back, ...r],
+    [...waist, ...l, ...back],
+    [...waist, ...r, ...belly],
+    [...waist, ...belly, ...l],
     [...waist, ...t1, ...t2],
     [...waist, ...t2, ...t1],
   ];

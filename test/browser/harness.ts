@@ -4,7 +4,7 @@
  * pages, take screenshots into test-artifacts/ and compare them pixel by pixel.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { launchChromium } from './chromium.ts';
 import { buildAndServe, type ServedViewer } from './serve.ts';
 
@@ -29,16 +29,23 @@ export async function stopViewer(): Promise<void> {
   await served?.close();
 }
 
-/** Open the viewer at a hash; collects console errors and uncaught exceptions. */
-export async function open(hash: string): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.newPage({ viewport: VIEWPORT });
+/**
+ * Open the viewer at a hash (in a page with `options`, e.g. a phone's viewport and touch);
+ * collects console errors and uncaught exceptions.
+ */
+export async function open(
+  hash: string,
+  options: BrowserContextOptions = {},
+  ready = '(window.murmur?.frames ?? 0) > 3',
+): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage({ viewport: VIEWPORT, ...options });
   const errors: string[] = [];
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(m.text());
   });
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(served.url + hash);
-  await page.waitForFunction(() => (window.murmur?.frames ?? 0) > 3, null, { timeout: 20_000 });
+  await page.waitForFunction(ready, null, { timeout: 20_000 });
   return { page, errors };
 }
 

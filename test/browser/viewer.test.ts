@@ -75,14 +75,14 @@ test('backends: cpu steps; workers and webgpu either step or show why not and st
     // settle: either the backend is in use, or the reason line is visible
     await page.waitForFunction(
       (n) => {
-        if (window.murmur!.flock.backend === n) return true;
+        if (window.murmur!.backend === n) return true;
         const row = document.querySelector<HTMLElement>('[data-path="reason"]');
         return !!row && row.style.display !== 'none' && (row.querySelector('input')?.value ?? '') !== '';
       },
       name,
       { timeout: 20_000 },
     );
-    const using = await page.evaluate(() => window.murmur!.flock.backend);
+    const using = await page.evaluate(() => window.murmur!.backend);
     const reason = await page.evaluate(
       () => document.querySelector<HTMLInputElement>('[data-path="reason"] input')?.value ?? '',
     );
@@ -112,7 +112,7 @@ test('backends: cpu steps; workers and webgpu either step or show why not and st
       `${using} vs cpu after 5 steps: |Δpolarization| ${Math.abs(m.polarization - ref.polarization).toExponential(1)}`,
     );
   }
-  assert.equal(await page.evaluate(() => window.murmur!.flock.backend), 'cpu');
+  assert.equal(await page.evaluate(() => window.murmur!.backend), 'cpu');
   console.log(`# backends: ${outcomes.join('; ')}`);
   assert.deepEqual(errors, []);
   await page.close();

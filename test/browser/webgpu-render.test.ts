@@ -156,7 +156,7 @@ test('webgpu → cpu → webgpu: the switch reads the GPU state back first and t
   const select = page.locator('[data-path="backend"] select');
   const gpuSteps = await page.evaluate(() => window.murmur!.flock.stepCount + window.murmur!.stepsAhead);
   await select.selectOption('cpu');
-  await page.waitForFunction(() => window.murmur!.flock.backend === 'cpu', null, { timeout: 10_000 });
+  await page.waitForFunction(() => window.murmur!.backend === 'cpu', null, { timeout: 10_000 });
   const onCpu = await page.evaluate(() => ({
     step: window.murmur!.flock.stepCount,
     gpu: window.murmur!.gpuRendering,

@@ -1,0 +1,60 @@
+/**
+ * The viewer on a phone (390×844, touch): the panel starts closed and the flock fills the screen;
+ * a finger held still fires the laser, a double tap adds a predator.
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { open, shot, startViewer, stopViewer } from './harness.ts';
+
+before(startViewer);
+after(stopViewer);
+
+const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 1 };
+
+test('390×844: panel closed, the flock on screen, touch fires the laser and adds a predator', async () => {
+  const { page, errors } = await open('#seed=2&prey=1500&shape=cone', PHONE);
+  await page.evaluate(() => window.murmur!.pause(true));
+  const panel = await page.evaluate(() => {
+    const root = document.querySelector<HTMLElement>('.lil-gui.lil-root')!;
+    const r = root.getBoundingClientRect();
+    return { height: r.height, width: r.width };
+  });
+  assert.ok(panel.height < 60, `the panel is closed (${panel.height.toFixed(0)} px tall)`);
+  await page.waitForTimeout(300);
+  await shot(page, 'phone.png');
+  // the flock is on screen: almost every agent projects inside the viewport
+  const inside = await page.evaluate(() => {
+    const f = window.murmur!.flock;
+    const p = f.positions();
+    let n = 0;
+    for (let i = 0; i < p.x.length; i++) {
+      const s = window.murmur!.toScreen(p.x[i], p.y[i], p.z[i]);
+      if (s.x >= 0 && s.x <= innerWidth && s.y >= 0 && s.y <= innerHeight) n++;
+    }
+    return n / p.x.length;
+  });
+  assert.ok(inside > 0.9, `${(inside * 100).toFixed(0)} % of the agents are on screen`);
+
+  // double tap: a predator at the tapped point of the mid-plane
+  const centre = await page.evaluate(() => {
+    const w = window.murmur!.params.world;
+    return window.murmur!.toScreen(w.x / 2, w.y / 2, w.z / 2);
+  });
+  assert.equal((await page.evaluate(() => window.murmur!.metrics())).alivePredators, 0);
+  await page.touchscreen.tap(centre.x, centre.y);
+  await page.waitForTimeout(60);
+  await page.touchscreen.tap(centre.x, centre.y);
+  await page.waitForFunction(() => window.murmur!.metrics().alivePredators === 1, null, { timeout: 5000 });
+
+  // hold a finger still: the laser fires until the finger lifts
+  const cdp = await page.context().newCDPSession(page);
+  const at = [{ x: centre.x + 40, y: centre.y + 60 }];
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at });
+  await page.waitForFunction(() => window.murmur!.params.laser.enabled, null, { timeout: 5000 });
+  await page.waitForTimeout(200);
+  await shot(page, 'phone-laser.png');
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await page.waitForFunction(() => !window.murmur!.params.laser.enabled, null, { timeout: 5000 });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
