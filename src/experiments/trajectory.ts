@@ -8,17 +8,20 @@ export { TRAJECTORY_COLUMNS } from './trajectory-columns.ts';
 
 /** Largest row group (rows); a frame larger than this is one row group. */
 export const DEFAULT_ROW_GROUP_ROWS = 1 << 20;
-/** Row groups handed over but not yet encoded before {@link TrajectoryWriter.frame} waits. */
-const MAX_IN_FLIGHT = 2;
+/**
+ * Buffer sets, reused in turn: one being filled while the others wait for or are in the encoder.
+ * A set is refilled only when the encoder is done with it (at most SETS − 1 groups in flight).
+ */
+const SETS = 3;
 /** Longest wait for the encoder, ms (it only waits this long if the encoder thread died). */
 const STALL_MS = 120_000;
 
 /**
  * Streams agent states to a Parquet file in long format, rows of a frame in agent-id order. The
  * stepping thread only copies a frame into a shared buffer set; a worker thread encodes full row
- * groups (Parquet via hyparquet-writer) and appends them to the file. At most two row groups are
- * in flight (the writer waits for the encoder beyond that), so memory stays bounded by three
- * buffer sets whatever the run's length. The file appears under its name only when
+ * groups (Parquet via hyparquet-writer) and appends them to the file. Three buffer sets are
+ * reused in turn (the writer waits for the encoder to release one), so memory stays bounded by
+ * three row groups whatever the run's length. The file appears under its name only when
  * {@link close} succeeds (written as NAME.partial, then renamed).
  */
 export class TrajectoryWriter {
@@ -27,6 +30,8 @@ export class TrajectoryWriter {
   private readonly inflight = new Int32Array(this.control);
   private cap = 0;
   private rows = 0;
+  private readonly sets: (SharedArrayBuffer | null)[] = new Array(SETS).fill(null);
+  private next = 0;
   private buffer: SharedArrayBuffer | null = null;
   private cols: FrameColumns | null = null;
   private order = new Int32Array(0);
@@ -67,8 +72,16 @@ export class TrajectoryWriter {
       this.handOver();
       // row groups of ~64 frames of a small flock, at most rowGroupRows rows (but a whole frame)
       const cap = Math.max(n, Math.min(this.rowGroupRows, n * 64));
-      this.cap = cap;
-      this.buffer = new SharedArrayBuffer(ROW_BYTES * this.cap);
+      if (cap !== this.cap) {
+        // another size (first frame, or a flock that grew): new sets once the encoder holds none
+        this.waitInFlight(0);
+        this.sets.fill(null);
+        this.cap = cap;
+      }
+      // the set to refill was handed over SETS groups ago: wait until the encoder is done with it
+      this.waitInFlight(SETS - 1);
+      this.buffer = this.sets[this.next] ?? new SharedArrayBuffer(ROW_BYTES * this.cap);
+      this.sets[this.next] = this.buffer;
       this.cols = frameColumns(this.buffer, this.cap);
     }
     const c = this.cols as FrameColumns;
@@ -121,20 +134,25 @@ export class TrajectoryWriter {
     return order;
   }
 
-  /** Give the filled buffer set to the encoder (waiting while too many are in flight). */
-  private handOver(): void {
-    if (this.rows === 0 || this.buffer === null) return;
+  /** Block until at most `max` row groups are waiting for or in the encoder. */
+  private waitInFlight(max: number): void {
     const t0 = Date.now();
-    while (Atomics.load(this.inflight, 0) >= MAX_IN_FLIGHT) {
-      Atomics.wait(this.inflight, 0, Atomics.load(this.inflight, 0), 1000);
+    for (let n = Atomics.load(this.inflight, 0); n > max; n = Atomics.load(this.inflight, 0)) {
+      Atomics.wait(this.inflight, 0, n, 1000);
       if (Date.now() - t0 > STALL_MS) throw new Error(`trajectory ${this.path}: the encoder stalled`);
     }
+  }
+
+  /** Give the filled buffer set to the encoder (groups are encoded in order). */
+  private handOver(): void {
+    if (this.rows === 0 || this.buffer === null) return;
     Atomics.add(this.inflight, 0, 1);
     const m: ToTrajectoryWorker = { type: 'group', buffer: this.buffer, cap: this.cap, rows: this.rows };
     this.worker.postMessage(m);
     this.buffer = null;
     this.cols = null;
     this.rows = 0;
+    this.next = (this.next + 1) % SETS;
   }
 
   /** Write the last row group and the footer, give the file its name, stop the encoder. */
