@@ -97,15 +97,13 @@ export class TrajectoryWriter {
     c.run.fill(run, r0, r0 + n);
     c.step.fill(step, r0, r0 + n);
     c.t.fill(t, r0, r0 + n);
-    gather(c.id, ids, order, r0);
-    gather(c.kind, kinds, order, r0);
-    gather(c.alive, alive, order, r0);
-    gather(c.x, px, order, r0);
-    gather(c.y, py, order, r0);
-    gather(c.z, pz, order, r0);
-    gather(c.vx, vx, order, r0);
-    gather(c.vy, vy, order, r0);
-    gather(c.vz, vz, order, r0);
+    gatherInts(c, ids, kinds, alive, order, r0);
+    gatherF32(c.x, px, order, r0);
+    gatherF32(c.y, py, order, r0);
+    gatherF32(c.z, pz, order, r0);
+    gatherF32(c.vx, vx, order, r0);
+    gatherF32(c.vy, vy, order, r0);
+    gatherF32(c.vz, vz, order, r0);
     this.rows = r0 + n;
     this.frames++;
     this.totalRows += n;
@@ -169,10 +167,31 @@ export class TrajectoryWriter {
   }
 }
 
-type Numbers = Int32Array | Uint32Array | Uint8Array | Float32Array;
+// One loop per array type: a loop shared by several typed-array types goes megamorphic and slow.
 
-/** dst[r0 + k] = src[order[k]]: one tight loop per column (optimizes better than one wide loop). */
-function gather(dst: Numbers, src: Numbers, order: Int32Array, r0: number): void {
+/** dst[r0 + k] = src[order[k]] for a float column. */
+function gatherF32(dst: Float32Array, src: Float32Array, order: Int32Array, r0: number): void {
   const n = order.length;
   for (let k = 0; k < n; k++) dst[r0 + k] = src[order[k]];
+}
+
+/** The id, kind and alive columns in id order. */
+function gatherInts(
+  c: FrameColumns,
+  ids: Uint32Array,
+  kinds: Uint8Array,
+  alive: Uint8Array,
+  order: Int32Array,
+  r0: number,
+): void {
+  const n = order.length;
+  const id = c.id;
+  const kind = c.kind;
+  const live = c.alive;
+  for (let k = 0; k < n; k++) {
+    const s = order[k];
+    id[r0 + k] = ids[s];
+    kind[r0 + k] = kinds[s];
+    live[r0 + k] = alive[s];
+  }
 }
