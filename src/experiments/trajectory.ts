@@ -8,17 +8,20 @@ export { TRAJECTORY_COLUMNS } from './trajectory-columns.ts';
 
 /** Largest row group (rows); a frame larger than this is one row group. */
 export const DEFAULT_ROW_GROUP_ROWS = 1 << 20;
-/** Row groups handed over but not yet encoded before {@link TrajectoryWriter.frame} waits. */
-const MAX_IN_FLIGHT = 2;
+/**
+ * Buffer sets, reused in turn: one being filled while the others wait for or are in the encoder.
+ * A set is refilled only when the encoder is done with it (at most SETS − 1 groups in flight).
+ */
+const SETS = 3;
 /** Longest wait for the encoder, ms (it only waits this long if the encoder thread died). */
 const STALL_MS = 120_000;
 
 /**
  * Streams agent states to a Parquet file in long format, rows of a frame in agent-id order. The
  * stepping thread only copies a frame into a shared buffer set; a worker thread encodes full row
- * groups (Parquet via hyparquet-writer) and appends them to the file. At most two row groups are
- * in flight (the writer waits for the encoder beyond that), so memory stays bounded by three
- * buffer sets whatever the run's length. The file appears under its name only when
+ * groups (Parquet via hyparquet-writer) and appends them to the file. Three buffer sets are
+ * reused in turn (the writer waits for the encoder to release one), so memory stays bounded by
+ * three row groups whatever the run's length. The file appears under its name only when
  * {@link close} succeeds (written as NAME.partial, then renamed).
  */
 export class TrajectoryWriter {
@@ -27,6 +30,8 @@ export class TrajectoryWriter {
   private readonly inflight = new Int32Array(this.control);
   private cap = 0;
   private rows = 0;
+  private readonly sets: (SharedArrayBuffer | null)[] = new Array(SETS).fill(null);
+  private next = 0;
   private buffer: SharedArrayBuffer | null = null;
   private cols: FrameColumns | null = null;
   private order = new Int32Array(0);
@@ -67,8 +72,16 @@ export class TrajectoryWriter {
       this.handOver();
       // row groups of ~64 frames of a small flock, at most rowGroupRows rows (but a whole frame)
       const cap = Math.max(n, Math.min(this.rowGroupRows, n * 64));
-      this.cap = cap;
-      this.buffer = new SharedArrayBuffer(ROW_BYTES * this.cap);
+      if (cap !== this.cap) {
+        // another size (first frame, or a flock that grew): new sets once the encoder holds none
+        this.waitInFlight(0);
+        this.sets.fill(null);
+        this.cap = cap;
+      }
+      // the set to refill was handed over SETS groups ago: wait until the encoder is done with it
+      this.waitInFlight(SETS - 1);
+      this.buffer = this.sets[this.next] ?? new SharedArrayBuffer(ROW_BYTES * this.cap);
+      this.sets[this.next] = this.buffer;
       this.cols = frameColumns(this.buffer, this.cap);
     }
     const c = this.cols as FrameColumns;
@@ -84,15 +97,13 @@ export class TrajectoryWriter {
     c.run.fill(run, r0, r0 + n);
     c.step.fill(step, r0, r0 + n);
     c.t.fill(t, r0, r0 + n);
-    gather(c.id, ids, order, r0);
-    gather(c.kind, kinds, order, r0);
-    gather(c.alive, alive, order, r0);
-    gather(c.x, px, order, r0);
-    gather(c.y, py, order, r0);
-    gather(c.z, pz, order, r0);
-    gather(c.vx, vx, order, r0);
-    gather(c.vy, vy, order, r0);
-    gather(c.vz, vz, order, r0);
+    gatherInts(c, ids, kinds, alive, order, r0);
+    gatherF32(c.x, px, order, r0);
+    gatherF32(c.y, py, order, r0);
+    gatherF32(c.z, pz, order, r0);
+    gatherF32(c.vx, vx, order, r0);
+    gatherF32(c.vy, vy, order, r0);
+    gatherF32(c.vz, vz, order, r0);
     this.rows = r0 + n;
     this.frames++;
     this.totalRows += n;
@@ -121,20 +132,25 @@ export class TrajectoryWriter {
     return order;
   }
 
-  /** Give the filled buffer set to the encoder (waiting while too many are in flight). */
-  private handOver(): void {
-    if (this.rows === 0 || this.buffer === null) return;
+  /** Block until at most `max` row groups are waiting for or in the encoder. */
+  private waitInFlight(max: number): void {
     const t0 = Date.now();
-    while (Atomics.load(this.inflight, 0) >= MAX_IN_FLIGHT) {
-      Atomics.wait(this.inflight, 0, Atomics.load(this.inflight, 0), 1000);
+    for (let n = Atomics.load(this.inflight, 0); n > max; n = Atomics.load(this.inflight, 0)) {
+      Atomics.wait(this.inflight, 0, n, 1000);
       if (Date.now() - t0 > STALL_MS) throw new Error(`trajectory ${this.path}: the encoder stalled`);
     }
+  }
+
+  /** Give the filled buffer set to the encoder (groups are encoded in order). */
+  private handOver(): void {
+    if (this.rows === 0 || this.buffer === null) return;
     Atomics.add(this.inflight, 0, 1);
     const m: ToTrajectoryWorker = { type: 'group', buffer: this.buffer, cap: this.cap, rows: this.rows };
     this.worker.postMessage(m);
     this.buffer = null;
     this.cols = null;
     this.rows = 0;
+    this.next = (this.next + 1) % SETS;
   }
 
   /** Write the last row group and the footer, give the file its name, stop the encoder. */
@@ -151,10 +167,31 @@ export class TrajectoryWriter {
   }
 }
 
-type Numbers = Int32Array | Uint32Array | Uint8Array | Float32Array;
+// One loop per array type: a loop shared by several typed-array types goes megamorphic and slow.
 
-/** dst[r0 + k] = src[order[k]]: one tight loop per column (optimizes better than one wide loop). */
-function gather(dst: Numbers, src: Numbers, order: Int32Array, r0: number): void {
+/** dst[r0 + k] = src[order[k]] for a float column. */
+function gatherF32(dst: Float32Array, src: Float32Array, order: Int32Array, r0: number): void {
   const n = order.length;
   for (let k = 0; k < n; k++) dst[r0 + k] = src[order[k]];
+}
+
+/** The id, kind and alive columns in id order. */
+function gatherInts(
+  c: FrameColumns,
+  ids: Uint32Array,
+  kinds: Uint8Array,
+  alive: Uint8Array,
+  order: Int32Array,
+  r0: number,
+): void {
+  const n = order.length;
+  const id = c.id;
+  const kind = c.kind;
+  const live = c.alive;
+  for (let k = 0; k < n; k++) {
+    const s = order[k];
+    id[r0 + k] = ids[s];
+    kind[r0 + k] = kinds[s];
+    live[r0 + k] = alive[s];
+  }
 }
