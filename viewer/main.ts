@@ -564,7 +564,7 @@ async function main(): Promise<void> {
     let uploadMs = consume(now);
     const a = performance.now();
     if (!actions.busy) stepper.advance(flock, seconds, paused);
-    else stepper.clear(); // an action owns the flock: no step, and no debt piling up meanwhile
+    else stepper.owe(seconds, p.dt, paused); // an action owns the flock: no step now, the time is owed
     if (stepper.error) status(`${flock.backend}: ${stepper.error}`);
     const b = performance.now();
     uploadMs += consume(now); // the cpu backend's steps of this frame

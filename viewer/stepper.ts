@@ -79,6 +79,15 @@ export class Stepper {
     this.owed = 0;
   }
 
+  /**
+   * Count a frame of `frameSeconds` real time without stepping (an action owns the flock, e.g. a
+   * metrics readback): the time is owed to the next batch, up to one full batch.
+   */
+  owe(frameSeconds: number, dt: number, paused: boolean): void {
+    if (paused) return;
+    this.owed = Math.min(this.owed + Math.min(frameSeconds, MAX_FRAME_DELTA), MAX_BATCH * dt);
+  }
+
   /** Advance by one frame of `frameSeconds` real time. */
   advance(flock: Flock, frameSeconds: number, paused: boolean): void {
     if (paused || this.error) {

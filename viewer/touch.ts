@@ -9,7 +9,7 @@ const LONG_PRESS_MS = 350;
 /** A finger moving more than this (CSS px) is a drag, not a press or a tap. */
 const SLOP_PX = 10;
 /** Two taps within this time (ms) and distance (px) are a double tap. */
-const DOUBLE_TAP_MS = 350;
+const DOUBLE_TAP_MS = 450;
 const DOUBLE_TAP_PX = 30;
 /** A touch shorter than this is a tap (ms). */
 const TAP_MS = 250;

@@ -41,10 +41,20 @@ test('390×844: panel closed, the flock on screen, touch fires the laser and add
     return window.murmur!.toScreen(w.x / 2, w.y / 2, w.z / 2);
   });
   assert.equal((await page.evaluate(() => window.murmur!.metrics())).alivePredators, 0);
-  await page.touchscreen.tap(centre.x, centre.y);
-  await page.waitForTimeout(60);
-  await page.touchscreen.tap(centre.x, centre.y);
-  await page.waitForFunction(() => window.murmur!.metrics().alivePredators === 1, null, { timeout: 5000 });
+  // (on a loaded machine the two taps can arrive further apart than a double tap: then again)
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await page.touchscreen.tap(centre.x, centre.y);
+    await page.touchscreen.tap(centre.x, centre.y);
+    const added = await page
+      .waitForFunction(() => window.murmur!.metrics().alivePredators >= 1, null, { timeout: 3000 })
+      .then(
+        () => true,
+        () => false,
+      );
+    if (added) break;
+    await page.waitForTimeout(600); // let a lone first tap expire
+  }
+  assert.equal((await page.evaluate(() => window.murmur!.metrics())).alivePredators, 1, 'one predator added');
 
   // hold a finger still: the laser fires until the finger lifts
   const cdp = await page.context().newCDPSession(page);
