@@ -14,7 +14,7 @@ import { FIELD_BYTES, FIELDS, type FieldName, type Half, PREDATOR, PREY } from '
 import { capacityFor, MAX_CAPACITY, MAX_PARAMS_BYTES } from './size.ts';
 import { SnapshotError } from './snapshot-error.ts';
 
-/** Byte offsets of the header words after magic, versions and CRC (the same in every format version). */
+/** Byte offsets of the header words after magic and versions (snapshot v1). */
 export const SNAPSHOT_WORDS = { paramsLength: 16, count: 20, capacity: 24, stepLo: 28, stepHi: 32 } as const;
 
 /** Round up to 4 bytes in ordinary arithmetic (no 32-bit overflow). */
@@ -42,13 +42,11 @@ export interface SnapshotExtent {
 /**
  * Check the size words (params length, count, capacity, step count) against the schema's limits
  * and compute the snapshot's length, before anything is read or allocated. `head`: bytes of the
- * fixed header (the parameter JSON starts there); `recordBytes`: bytes of any further records
- * (padded) between the parameters and the agent columns, already bounded by the caller.
+ * fixed header (the parameter JSON starts there).
  */
 export function checkSnapshotHeader(
   r: DataView,
   head: number,
-  recordBytes = 0,
 ): { count: number; capacity: number; paramsLength: number } & SnapshotExtent {
   const word = (k: keyof typeof SNAPSHOT_WORDS) => r.getUint32(SNAPSHOT_WORDS[k], true);
   const paramsLength = word('paramsLength');
@@ -72,7 +70,7 @@ export function checkSnapshotHeader(
   // the step count is a safe integer (below 2⁵³): the high word below 2²¹
   const stepHi = word('stepHi');
   if (stepHi >= 2 ** 21) refuse('step count (high word)', SNAPSHOT_WORDS.stepHi, stepHi, `below ${2 ** 21}`);
-  const dataOffset = head + pad4(paramsLength) + recordBytes;
+  const dataOffset = head + pad4(paramsLength);
   let byteLength = dataOffset;
   for (const f of FIELDS) byteLength += pad4(count * FIELD_BYTES[f]);
   return { count, capacity, paramsLength, dataOffset, byteLength };
