@@ -467,7 +467,7 @@ function checkSyncBackend(options: object): void {
   if (backend !== undefined && backend !== 'cpu')
     throw new ParamError([
       {
-        path: 'options.backend',
+        path: 'backend',
         value: backend,
         allowed: '"cpu" or nothing (createFlockSync steps on the cpu backend; use createFlock)',
       },

@@ -4,8 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createFlockSync } from '../src/flock.ts';
+import { createFlockSync, restoreFlockSync } from '../src/flock.ts';
 import type { ParamsOverride } from '../src/params/schema.ts';
+import { ParamError } from '../src/params/validate.ts';
 import { outsideWorld } from './fuzz/world.ts';
 
 function stepsInside(options: ParamsOverride, steps: number, change?: ParamsOverride): void {
@@ -59,5 +60,18 @@ describe('fuzz finds, kept', () => {
     stepsInside({ prey: 100, seed: 2 }, 2, { world: { x: 10, y: 5, z: 1 } });
     stepsInside({ prey: 100, seed: 2, dimensions: 2 }, 2, { world: { z: 3 } });
     stepsInside({ prey: 100, seed: 2, world: { boundary: 'wrap' } }, 2, { world: { x: 7 } });
+  });
+
+  test('a sparse obstacle list ([ , ]) was accepted with a hole, and its snapshot then refused', () => {
+    // biome-ignore lint/suspicious/noSparseArray: the sparse list is the case
+    const sparse = [, { x: 1, y: 1, z: 1, r: 1 }];
+    const f = createFlockSync({ prey: 20, seed: 1 });
+    assert.throws(
+      () => f.set({ obstacles: sparse as never }),
+      (e: unknown) => e instanceof ParamError && e.issues[0].path === 'obstacles[0]',
+    );
+    assert.throws(() => createFlockSync({ obstacles: [[1, 1, 1, 1]] as never }), ParamError);
+    f.stepSync(1);
+    assert.equal(restoreFlockSync(f.snapshot()).stateHash(), f.stateHash());
   });
 });

@@ -82,7 +82,8 @@ function checkObject(
     });
     return false;
   }
-  checkData(v, name, issues, 0);
+  // keys inside are named as parameter fields are (`world.x`, `params`, `kernel`)
+  checkData(v, '', issues, 0);
   return true;
 }
 
@@ -95,25 +96,28 @@ const KERNELS = ['js', 'wasm', 'auto'] as const;
 const MAX_THREADS = 256;
 
 /** Type checks of the engine options (what they may hold is checked where they are used). */
-function checkEngineOptions(o: Record<string, unknown>, entry: string, issues: ParamIssue[]): void {
+function checkEngineOptions(o: Record<string, unknown>, issues: ParamIssue[]): void {
   const oneOf = (key: string, options: readonly string[]) => {
     const v = o[key];
     if (v !== undefined && (typeof v !== 'string' || !options.includes(v)))
       issues.push({
-        path: `${entry}.${key}`,
+        path: key,
         value: v,
-        allowed: `one of ${options.map((s) => `"${s}"`).join(', ')}`,
+        allowed: `${options
+          .slice(0, -1)
+          .map((s) => `"${s}"`)
+          .join(', ')} or "${options.at(-1)}"`,
       });
   };
   if (o.preset !== undefined && typeof o.preset !== 'string')
-    issues.push({ path: `${entry}.preset`, value: o.preset, allowed: 'the name of a preset (a string)' });
+    issues.push({ path: 'preset', value: o.preset, allowed: 'the name of a preset (a string)' });
   oneOf('backend', BACKENDS);
   oneOf('kernel', KERNELS);
   const t = o.threads;
   if (t !== undefined && (typeof t !== 'number' || !Number.isInteger(t) || t < 1 || t > MAX_THREADS))
-    issues.push({ path: `${entry}.threads`, value: t, allowed: `a whole number from 1 to ${MAX_THREADS}` });
+    issues.push({ path: 'threads', value: t, allowed: `a whole number from 1 to ${MAX_THREADS}` });
   if (o.shared !== undefined && typeof o.shared !== 'boolean')
-    issues.push({ path: `${entry}.shared`, value: o.shared, allowed: 'true or false' });
+    issues.push({ path: 'shared', value: o.shared, allowed: 'true or false' });
 }
 
 /**
@@ -133,11 +137,11 @@ export function checkFlockOptions(options: unknown, entry = 'options'): void {
   ) {
     if (options.params !== undefined && !isPlainObject(options.params))
       issues.push({
-        path: `${entry}.params`,
+        path: 'params',
         value: options.params,
         allowed: 'an object of parameters, e.g. { separation: { radius: 2 } }',
       });
-    checkEngineOptions(options, entry, issues);
+    checkEngineOptions(options, issues);
   }
   throwIf(issues);
 }
@@ -150,11 +154,11 @@ export function checkRestoreOptions(options: unknown, entry = 'options'): void {
     for (const k of Object.keys(options))
       if (k !== 'backend' && k !== 'threads' && k !== 'kernel')
         issues.push({
-          path: `${entry}.${k}`,
+          path: k,
           value: options[k],
           allowed: 'only backend, threads and kernel (the snapshot holds the parameters)',
         });
-    checkEngineOptions(options, entry, issues);
+    checkEngineOptions(options, issues);
   }
   throwIf(issues);
 }

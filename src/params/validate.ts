@@ -107,11 +107,13 @@ function checkLeaf(path: string, spec: LeafSpec, v: unknown, issues: ParamIssue[
         bad();
         return;
       }
-      v.forEach((s: unknown, i) => {
+      // an index loop, not forEach: forEach skips the holes of a sparse list ([ , ])
+      for (let i = 0; i < v.length; i++) {
+        const s: unknown = v[i];
         const o = s as Record<string, unknown>;
-        if (!o || typeof o !== 'object') {
+        if (!o || typeof o !== 'object' || Array.isArray(o)) {
           issues.push({ path: `${path}[${i}]`, value: s, allowed: 'an object {x, y, z, r}' });
-          return;
+          continue;
         }
         for (const k of Object.keys(o))
           if (!['x', 'y', 'z', 'r'].includes(k))
@@ -126,7 +128,7 @@ function checkLeaf(path: string, spec: LeafSpec, v: unknown, issues: ParamIssue[
               allowed: k === 'r' ? 'a finite number > 0' : 'a finite number',
             });
         }
-      });
+      }
       return;
     }
   }
