@@ -5,7 +5,6 @@
  * --n, no command, bench --batches, the reynolds preset text). Spawns `node bin/murmur.js`.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,34 +12,14 @@ import { after, describe, test } from 'node:test';
 import { presets } from '../src/params/presets.ts';
 import { decodeSnapshot } from '../src/state/snapshot.ts';
 import { VERSION } from '../src/version.ts';
+import { type CliResult, murmur } from './murmur-cli.ts';
 
-const BIN = new URL('../bin/murmur.js', import.meta.url).pathname;
 const tmp = mkdtempSync(join(tmpdir(), 'murmur-resume-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function murmur(...args: string[]): Promise<Result> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [BIN, ...args],
-      { env: { ...process.env, MURMUR_FROM_SOURCE: '1' }, maxBuffer: 1 << 24 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
-
-const ok = (r: Result) => assert.equal(r.code, 0, r.stderr);
+const ok = (r: CliResult) => assert.equal(r.code, 0, r.stderr);
 /** Exit code 2, nothing on stdout, and every fragment in stderr. */
-function assertUsage(r: Result, ...fragments: string[]): void {
+function assertUsage(r: CliResult, ...fragments: string[]): void {
   assert.equal(r.code, 2, `exit code; stderr: ${r.stderr}`);
   assert.equal(r.stdout, '', 'nothing on stdout');
   for (const f of fragments)

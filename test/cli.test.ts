@@ -4,7 +4,7 @@
  * stderr and the files written.
  */
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,33 +13,13 @@ import { restoreFlockSync } from '../src/flock.ts';
 import { METRIC_KEYS } from '../src/metrics/metrics.ts';
 import { presets } from '../src/params/presets.ts';
 import { fields } from '../src/params/walk.ts';
+import { BIN, type CliResult, murmur } from './murmur-cli.ts';
 
-const BIN = new URL('../bin/murmur.js', import.meta.url).pathname;
 const tmp = mkdtempSync(join(tmpdir(), 'murmur-cli-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function murmur(...args: string[]): Promise<Result> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [BIN, ...args],
-      { env: { ...process.env, MURMUR_FROM_SOURCE: '1' }, maxBuffer: 1 << 24 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
-
 /** Exit code 2, nothing on stdout, and every expected fragment in stderr. */
-function assertUsage(r: Result, ...fragments: string[]): void {
+function assertUsage(r: CliResult, ...fragments: string[]): void {
   assert.equal(r.code, 2, `exit code; stderr: ${r.stderr}`);
   assert.equal(r.stdout, '', 'nothing on stdout');
   for (const f of fragments)

@@ -4,7 +4,7 @@
  * and a sweep run as 3 shards in 3 processes collecting to exactly the unsharded tables.
  */
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,25 +12,10 @@ import { after, describe, test } from 'node:test';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import { METRIC_KEYS } from '../../src/metrics/metrics.ts';
 import { fields } from '../../src/params/walk.ts';
+import { BIN, CLI_ENV, murmur } from '../murmur-cli.ts';
 
-const BIN = new URL('../../bin/murmur.js', import.meta.url).pathname;
 const tmp = mkdtempSync(join(tmpdir(), 'murmur-sweep-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
-const ENV = { ...process.env, MURMUR_FROM_SOURCE: '1' };
-
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function murmur(...args: string[]): Promise<Result> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: ENV, maxBuffer: 1 << 24 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-    });
-  });
-}
 
 async function readParquet(path: string): Promise<Record<string, unknown>[]> {
   const file = await asyncBufferFromFile(path);
@@ -187,7 +172,7 @@ describe('murmur sweep', { concurrency: 3 }, () => {
     });
     const dir = join(tmp, 'resume');
     const child = spawn(process.execPath, [BIN, 'sweep', file, '--out', dir, '--jobs', '1', '--json'], {
-      env: ENV,
+      env: CLI_ENV,
     });
     let stdout = '';
     child.stdout.on('data', (d) => {
