@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url';
-import { ParamError } from '../params/validate.ts';
+import { formatIssue, ParamError } from '../params/validate.ts';
 import { VERSION } from '../version.ts';
 import { closest } from './args.ts';
 import { benchCommand } from './bench.ts';
@@ -72,10 +72,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   } catch (e) {
     const where = `murmur${cmd && Object.hasOwn(handlers, cmd) ? ` ${cmd}` : ''}`;
     if (e instanceof UsageError || e instanceof ParamError) {
-      const problems =
-        e instanceof UsageError
-          ? e.problems
-          : e.issues.map((i) => `${i.path}: got ${JSON.stringify(i.value)}; allowed: ${i.allowed}`);
+      const problems = e instanceof UsageError ? e.problems : e.issues.map((i) => formatIssue(i).trim());
       err(
         `${where}: ${problems.length === 1 ? problems[0] : `${problems.length} problems:\n${problems.map((p) => `  ${p}`).join('\n')}`}`,
       );
