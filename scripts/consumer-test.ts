@@ -11,7 +11,16 @@
  * Prints one line per check and `N passed, N failed`; exits 1 on any failure.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, createReadStream, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import {
+  cpSync,
+  createReadStream,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -184,6 +193,39 @@ try {
     );
     must(`murmur run --backend ${backend}`, r);
   }
+
+  // experiments from the installed package: a sweep, its plots, a trajectory (runtime deps shipped)
+  const cwd = dirs['node-esm']!;
+  writeFileSync(
+    join(cwd, 'sweep.json'),
+    JSON.stringify({
+      preset: 'reynolds',
+      params: { prey: 200 },
+      axes: { 'alignment.weight': [0.5, 1] },
+      replicates: 2,
+      steps: 20,
+      every: 10,
+    }),
+  );
+  must('murmur sweep (4 runs)', await run(bin, ['sweep', 'sweep.json', '--out', 'sweep-out'], cwd));
+  for (const f of ['samples.parquet', 'samples.csv', 'runs.parquet', 'runs.csv'])
+    check(`murmur sweep wrote ${f}`, existsSync(join(cwd, 'sweep-out', f)));
+  must('murmur plot', await run(bin, ['plot', 'sweep-out'], cwd));
+  const plots = existsSync(join(cwd, 'sweep-out/plots')) ? readdirSync(join(cwd, 'sweep-out/plots')) : [];
+  check(
+    'murmur plot wrote SVG and PNG',
+    plots.some((f) => f.endsWith('.svg')) && plots.some((f) => f.endsWith('.png')),
+    plots.join(' '),
+  );
+  must(
+    'murmur run --trajectory',
+    await run(
+      bin,
+      ['run', '--n', '300', '--steps', '20', '--trajectory', 'traj.parquet', '--every', '10'],
+      cwd,
+    ),
+  );
+  check('murmur run wrote the trajectory', existsSync(join(cwd, 'traj.parquet')));
 
   // ---- CommonJS: require() of the ES module package ----
   const cjs = await run(process.execPath, ['index.js'], dirs['node-cjs']!);
