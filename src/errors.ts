@@ -8,3 +8,4 @@ export { WorkerFaultError } from './backends/workers/errors.ts';
 export { formatIssue, ParamError, type ParamIssue } from './params/validate.ts';
 export { StateFormatError } from './state/layout.ts';
 export { SnapshotError } from './state/snapshot.ts';
+export type { SnapshotErrorDetail } from './state/snapshot-error.ts';

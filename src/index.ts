@@ -56,4 +56,5 @@ export {
   StateFormatError,
 } from './state/layout.ts';
 export { SnapshotError, type SnapshotMeta } from './state/snapshot.ts';
+export type { SnapshotErrorDetail } from './state/snapshot-error.ts';
 export { VERSION } from './version.ts';
