@@ -195,6 +195,8 @@ function plan(argv: readonly string[]): RunPlan | 'help' {
   const engine = readEngine(f);
   const outDir = f.string('out') ?? null;
   const trajectory = checkTrajectoryPath(f.string('trajectory'), problems);
+  // what a fresh run and a resumed one plan alike
+  const common = { engine, steps, every, outDir, json: f.bool('json'), quiet: f.bool('quiet'), trajectory };
   if (f.has('every') && outDir === null && trajectory === null)
     problems.push('--every: needs --out DIR or --trajectory FILE (metrics are written to files)');
   if (outDir !== null && existsSync(outDir) && !statSync(outDir).isDirectory())
@@ -252,36 +254,18 @@ function plan(argv: readonly string[]): RunPlan | 'help' {
     const outPlan = planOutDir(outDir, resumePath, startStep, f.bool('force'), problems);
     throwIfProblems(problems);
     return {
-      engine,
-      steps,
-      every,
-      outDir,
+      ...common,
       out: outPlan,
-      json: f.bool('json'),
-      quiet: f.bool('quiet'),
       preset: null,
       resume: { path: resumePath, bytes: bytes!, override: override ?? {}, meta },
       params: null,
-      trajectory,
     };
   }
   const preset = f.string('preset') ?? 'reynolds';
   const params = resolveSources({ ...sources, preset }, problems);
   const outPlan = planOutDir(outDir, null, 0, f.bool('force'), problems);
   throwIfProblems(problems);
-  return {
-    engine,
-    steps,
-    every,
-    outDir,
-    out: outPlan,
-    json: f.bool('json'),
-    quiet: f.bool('quiet'),
-    preset,
-    resume: null,
-    params,
-    trajectory,
-  };
+  return { ...common, out: outPlan, preset, resume: null, params };
 }
 
 function planOutDir(
