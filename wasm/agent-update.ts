@@ -5,7 +5,7 @@ import { gf, gi, gp } from './blocks';
 import { BP, BV, boundary } from './boundary';
 import { keysQuad } from './cell-keys';
 import { hsum } from './lanes';
-import { TIE2_X, TIE2_Y, TIE2_Z, TIE3_X, TIE3_Y, TIE3_Z } from './shared-constants';
+import { TIE_X, TIE_Y2, TIE_Y3, TIE_Z2, TIE_Z3 } from './shared-constants';
 import {
   ALI_NORM,
   ALI_RELATIVE,
@@ -97,14 +97,7 @@ export function finish(
   const dt = gf(F_DT);
   setR(uxi + RX * dt, uyi + RY * dt, dims2 ? 0 : uzi + RZ * dt);
   if (speedI > 0) clampSpeedR(minSpeed, maxSpeed, uxi, uyi, uzi);
-  else
-    clampSpeedR(
-      minSpeed,
-      maxSpeed,
-      dims2 ? TIE2_X : TIE3_X,
-      dims2 ? TIE2_Y : TIE3_Y,
-      dims2 ? TIE2_Z : TIE3_Z,
-    );
+  else clampSpeedR(minSpeed, maxSpeed, TIE_X, dims2 ? TIE_Y2 : TIE_Y3, dims2 ? TIE_Z2 : TIE_Z3);
   const vx = RX;
   const vy = RY;
   const vz = RZ;

@@ -3,10 +3,10 @@
 // laser; the neighbour pass runs four candidates at a time in f32x4, so results agree with the
 // reference within float tolerance, not bit for bit. Every run is deterministic.
 //
-// Two passes over the sorted agents: step() (gathering.ts) gathers (each agent reads all its candidates),
-// and sweep() (symmetric.ts) meets each pair once, pushing the partner's terms to an accumulator
-// slot (the scheme of src/backends/cpu/symmetric.ts, which plans it); both are deterministic for
-// any split of the agents across threads.
+// Two passes over the sorted agents: step() (gathering.ts) gathers (each agent reads all its
+// candidates), and sweep() (symmetric.ts) meets each pair once, pushing the partner's terms to an
+// accumulator slot (the scheme of src/backends/cpu/symmetric.ts, which plans it); both are
+// deterministic for any split of the agents across threads.
 //
 // Memory: the host writes pointers and integer settings into the I block and float constants
 // into the F block (slots.ts, mirrored in src/backends/wasm/layout.ts; read through blocks.ts),
@@ -17,6 +17,8 @@
 //   kernel.ts        the module's exports (this file)
 //   gathering.ts     the gathering step                           (src/backends/cpu/kernel.ts)
 //   symmetric.ts     the symmetric sweep                          (src/backends/cpu/symmetric.ts)
+//   sweep-run.ts, sweep-prologue.ts, accumulators.ts  its candidate run, its prologue (partners
+//                    below the share) and its accumulator slots
 //   agent-update.ts  one agent's finish in float64                (src/backends/cpu/agent-update.ts)
 //   prey-update.ts   the sweep's finish, four prey in float32     (src/backends/cpu/prey-update.ts)
 //   steer.ts, steer-quad.ts  steering helpers, scalar and by lane (src/rules/steer.ts)

@@ -1,7 +1,7 @@
 // Pieces both passes (the gathering step and the symmetric sweep) share: per-lane distance
 // weights, the neighbour list's compaction, gathers, coincident agents and horizontal sums.
 import { gp } from './blocks';
-import { COINCIDENT_EPS, TIE2_X, TIE2_Y, TIE2_Z, TIE3_X, TIE3_Y, TIE3_Z } from './shared-constants';
+import { COINCIDENT_EPS, TIE_X, TIE_Y2, TIE_Y3, TIE_Z2, TIE_Z3 } from './shared-constants';
 import { I_PX } from './slots';
 
 /** A rule's distance weight per lane: 1, 1/d or 1/d² (`safe`: d² with 1 in unused lanes). */
@@ -71,9 +71,9 @@ export function separateCoincident(
   idj = i32x4.replace_lane(idj, 3, load<i32>(id + ((<usize>i32x4.extract_lane(jv, 3)) << 2)));
   const eps = f32x4.splat(<f32>COINCIDENT_EPS);
   const sgn = v128.bitselect(eps, f32x4.neg(eps), i32x4.lt_u(vid, idj));
-  CX = v128.bitselect(f32x4.mul(f32x4.splat(dims2 ? <f32>TIE2_X : <f32>TIE3_X), sgn), dx, same);
-  CY = v128.bitselect(f32x4.mul(f32x4.splat(dims2 ? <f32>TIE2_Y : <f32>TIE3_Y), sgn), dy, same);
-  CZ = v128.bitselect(f32x4.mul(f32x4.splat(dims2 ? <f32>TIE2_Z : <f32>TIE3_Z), sgn), dz, same);
+  CX = v128.bitselect(f32x4.mul(f32x4.splat(<f32>TIE_X), sgn), dx, same);
+  CY = v128.bitselect(f32x4.mul(f32x4.splat(dims2 ? <f32>TIE_Y2 : <f32>TIE_Y3), sgn), dy, same);
+  CZ = v128.bitselect(f32x4.mul(f32x4.splat(dims2 ? <f32>TIE_Z2 : <f32>TIE_Z3), sgn), dz, same);
   CD2 = v128.bitselect(f32x4.splat(<f32>(COINCIDENT_EPS * COINCIDENT_EPS)), d2, same);
 }
 

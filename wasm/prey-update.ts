@@ -3,7 +3,7 @@
 import { gf, gi, gp } from './blocks';
 import { BPV, BVV, boundaryV } from './boundary';
 import { keysQuad } from './cell-keys';
-import { TIE2_X, TIE2_Y, TIE2_Z, TIE3_X, TIE3_Y, TIE3_Z } from './shared-constants';
+import { TIE_X, TIE_Y2, TIE_Y3, TIE_Z2, TIE_Z3 } from './shared-constants';
 import {
   ALI_NORM,
   ALI_RELATIVE,
@@ -231,9 +231,9 @@ function finishQuad(i0: i32, n: i32): void {
     dims2 ? ZERO4 : f32x4.add(uz, f32x4.mul(az, dt)),
     <f32>gf(F_MIN_SPEED),
     <f32>gf(F_MAX_SPEED),
-    v128.bitselect(ux, f32x4.splat(dims2 ? <f32>TIE2_X : <f32>TIE3_X), moving),
-    v128.bitselect(uy, f32x4.splat(dims2 ? <f32>TIE2_Y : <f32>TIE3_Y), moving),
-    v128.bitselect(uz, f32x4.splat(dims2 ? <f32>TIE2_Z : <f32>TIE3_Z), moving),
+    v128.bitselect(ux, f32x4.splat(<f32>TIE_X), moving),
+    v128.bitselect(uy, f32x4.splat(dims2 ? <f32>TIE_Y2 : <f32>TIE_Y3), moving),
+    v128.bitselect(uz, f32x4.splat(dims2 ? <f32>TIE_Z2 : <f32>TIE_Z3), moving),
   );
   const vx = VX;
   const vy = VY;

@@ -4,7 +4,7 @@
 import { addAt, slotOf } from './accumulators';
 import { gf, gi, gp } from './blocks';
 import { cellRanges, nRanges } from './ranges';
-import { COINCIDENT_EPS, TIE2_X, TIE2_Y, TIE2_Z, TIE3_X, TIE3_Y, TIE3_Z } from './shared-constants';
+import { COINCIDENT_EPS, TIE_X, TIE_Y2, TIE_Y3, TIE_Z2, TIE_Z3 } from './shared-constants';
 import {
   F_ALI_R2,
   F_COH_R2,
@@ -95,9 +95,9 @@ function prologuePair(ai: usize, p: i32, xs: f32, ys: f32, zs: f32, idI: u32): v
     const dims2 = gi(I_DIMS2) !== 0;
     const eps = <f32>COINCIDENT_EPS;
     const sgn: f32 = load<u32>(gp(I_PX + 6) + op) < idI ? eps : -eps;
-    dx = (dims2 ? <f32>TIE2_X : <f32>TIE3_X) * sgn;
-    dy = (dims2 ? <f32>TIE2_Y : <f32>TIE3_Y) * sgn;
-    dz = (dims2 ? <f32>TIE2_Z : <f32>TIE3_Z) * sgn;
+    dx = <f32>TIE_X * sgn;
+    dy = (dims2 ? <f32>TIE_Y2 : <f32>TIE_Y3) * sgn;
+    dz = (dims2 ? <f32>TIE_Z2 : <f32>TIE_Z3) * sgn;
     d2 = <f32>(COINCIDENT_EPS * COINCIDENT_EPS);
   }
   if (d2 < <f32>gf(F_SEP_R2)) {
