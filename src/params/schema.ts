@@ -147,6 +147,11 @@ export const schema = {
   avoidance: {
     lookAhead: num({ default: 0.5, min: 0, max: BIG, doc: 'See-ahead ray length in seconds of travel' }),
     weight: num({ default: 4, min: 0, max: BIG, doc: 'Obstacle avoidance, in units of maxAccel' }),
+    collision: oneOf({
+      options: ['stay', 'retreat'],
+      default: 'stay',
+      doc: 'A move that would enter an obstacle: stay (keep the previous position, reverse the velocity) or retreat (Intel article: undo the move, reverse the velocity, move back one step)',
+    }),
   },
   laser: {
     enabled: bool({ default: false, doc: 'Fire the repelling line' }),

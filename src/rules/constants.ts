@@ -62,6 +62,9 @@ export interface RuleConstants {
   readonly laserR2: number;
   readonly laserStrength: number;
   readonly laserKill2: number;
+  // --- obstacles helper (issue 18): avoidance.collision, the schema's option index --------------
+  /** Hard-collision response: 0 stay (at the previous position), 1 retreat (Intel: undo, reverse, move back). */
+  readonly collision: 0 | 1;
 }
 
 /** The largest float32 value ≤ x (x > 0): float32 storage must never put an agent past a wall. */
@@ -126,5 +129,7 @@ export function deriveConstants(p: Params, predatorsPresent: boolean): RuleConst
     laserR2: sq(p.laser.radius),
     laserStrength: p.laser.strength,
     laserKill2: sq(p.laser.killWidth),
+    // --- obstacles helper (issue 18) ---
+    collision: p.avoidance.collision === 'retreat' ? 1 : 0,
   };
 }
