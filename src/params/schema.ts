@@ -142,7 +142,7 @@ export const schema = {
   obstacles: spheres({
     maxItems: 16,
     default: [],
-    doc: 'Spherical obstacles as JSON [{"x":..,"y":..,"z":..,"r":..}], at most 16',
+    doc: 'Spherical obstacles as JSON [{"x":..,"y":..,"z":..,"r":..}], at most 16; r at most half the world’s smallest side',
   }),
   avoidance: {
     lookAhead: num({ default: 0.5, min: 0, max: BIG, doc: 'See-ahead ray length in seconds of travel' }),
