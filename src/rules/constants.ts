@@ -1,135 +1,14 @@
-import type { Params } from '../params/schema.ts';
-
-/** Falloff code: 0 none, 1 for 1/d, 2 for 1/d². */
-export type FalloffCode = 0 | 1 | 2;
-
-const FALLOFF: Record<string, FalloffCode> = { none: 0, '1/d': 1, '1/d2': 2 };
-
 /**
- * Everything a step kernel needs, derived once from the parameters (squared radii, codes for
- * enums, cosines) so the per-agent loop stays free of lookups. Every backend derives from this.
+ * The kernel constants: `RuleConstants` and `deriveConstants` are generated from the kernel
+ * table (kernel-table.ts → constants.generated.ts, `npm run gen`); this module is their stable
+ * import path.
  */
-export interface RuleConstants {
-  readonly dt: number;
-  readonly dims: number;
-  readonly size: readonly [number, number, number];
-  readonly boundary: 0 | 1 | 2; // bounce, wrap, clamp
-  /** Per axis: the largest float32 value not above the world size (where a wall position is stored). */
-  readonly wall: readonly [number, number, number];
-  readonly sepR2: number;
-  readonly aliR2: number;
-  readonly cohR2: number;
-  readonly sepW: number;
-  readonly aliW: number;
-  readonly cohW: number;
-  readonly sepFall: FalloffCode;
-  readonly aliFall: FalloffCode;
-  readonly cohFall: FalloffCode;
-  readonly sepNorm: boolean;
-  readonly aliNorm: boolean;
-  readonly cohNorm: boolean;
-  readonly aliRelative: boolean;
-  readonly reynolds: boolean;
-  readonly priority: boolean;
-  readonly maxForce: number;
-  readonly maxAccel: number;
-  readonly minSpeed: number;
-  readonly maxSpeed: number;
-  /** cos(fov / 2); -1 or less means no blind cone. */
-  readonly fovCos: number;
-  readonly predSpeed: number;
-  readonly predAccel: number;
-  readonly predVisionR2: number;
-  readonly predVision: number;
-  readonly killR2: number;
-  readonly fleeR2: number;
-  readonly fleeW: number;
-  /** Weights of separation, alignment, cohesion and flee, in that order. */
-  readonly weights: Float64Array;
-  /** Predators were present when derived: prey must check neighbour kinds. */
-  readonly predatorsPresent: boolean;
-  /** Largest radius a prey agent scans for (flocking, and fleeing/killing when predators exist). */
-  readonly preyReach: number;
-  /** Obstacles as (x, y, z, r) quadruples. */
-  readonly obstacles: Float64Array;
-  readonly nObstacles: number;
-  readonly lookAhead: number;
-  readonly avoidW: number;
-  readonly laser: boolean;
-  readonly laserO: readonly [number, number, number];
-  /** Unit direction of the laser. */
-  readonly laserD: readonly [number, number, number];
-  readonly laserR2: number;
-  readonly laserStrength: number;
-  readonly laserKill2: number;
-  // --- obstacles helper (issue 18): avoidance.collision, the schema's option index --------------
-  /** Hard-collision response: 0 stay (at the previous position), 1 retreat (Intel: undo, reverse, move back). */
-  readonly collision: 0 | 1;
-}
-
-/** The largest float32 value ≤ x (x > 0): float32 storage must never put an agent past a wall. */
-export function float32AtMost(x: number): number {
-  const f = new Float32Array([x]);
-  if (f[0] > x) new Uint32Array(f.buffer)[0] -= 1;
-  return f[0];
-}
-
-/** Derive the kernel constants. `predatorsPresent` widens the prey reach to flee and kill radii. */
-export function deriveConstants(p: Params, predatorsPresent: boolean): RuleConstants {
-  const sq = (x: number) => x * x;
-  const dl = Math.hypot(p.laser.dx, p.laser.dy, p.laser.dz) || 1;
-  const obstacles = new Float64Array(p.obstacles.length * 4);
-  p.obstacles.forEach((o, i) => {
-    obstacles.set([o.x, o.y, o.z, o.r], i * 4);
-  });
-  const flockReach = Math.max(p.separation.radius, p.alignment.radius, p.cohesion.radius);
-  return {
-    dt: p.dt,
-    dims: p.dimensions,
-    size: [p.world.x, p.world.y, p.world.z],
-    boundary: p.world.boundary === 'bounce' ? 0 : p.world.boundary === 'wrap' ? 1 : 2,
-    wall: [float32AtMost(p.world.x), float32AtMost(p.world.y), float32AtMost(p.world.z)],
-    sepR2: sq(p.separation.radius),
-    aliR2: sq(p.alignment.radius),
-    cohR2: sq(p.cohesion.radius),
-    sepW: p.separation.weight,
-    aliW: p.alignment.weight,
-    cohW: p.cohesion.weight,
-    sepFall: FALLOFF[p.separation.falloff],
-    aliFall: FALLOFF[p.alignment.falloff],
-    cohFall: FALLOFF[p.cohesion.falloff],
-    sepNorm: p.separation.normalize,
-    aliNorm: p.alignment.normalize,
-    cohNorm: p.cohesion.normalize,
-    aliRelative: p.alignment.relative,
-    reynolds: p.steering.style === 'reynolds',
-    priority: p.steering.combine === 'priority',
-    maxForce: p.steering.maxForce,
-    maxAccel: p.motion.maxAccel,
-    minSpeed: p.motion.minSpeed,
-    maxSpeed: p.motion.maxSpeed,
-    fovCos: p.motion.fov >= 360 ? -2 : Math.cos(((p.motion.fov / 2) * Math.PI) / 180),
-    predSpeed: p.predator.speed,
-    predAccel: p.predator.accel,
-    predVisionR2: sq(p.predator.vision),
-    predVision: p.predator.vision,
-    killR2: sq(p.predator.killRadius),
-    fleeR2: sq(p.flee.radius),
-    fleeW: p.flee.weight,
-    weights: Float64Array.of(p.separation.weight, p.alignment.weight, p.cohesion.weight, p.flee.weight),
-    predatorsPresent,
-    preyReach: predatorsPresent ? Math.max(flockReach, p.flee.radius, p.predator.killRadius) : flockReach,
-    obstacles,
-    nObstacles: p.obstacles.length,
-    lookAhead: p.avoidance.lookAhead,
-    avoidW: p.avoidance.weight,
-    laser: p.laser.enabled,
-    laserO: [p.laser.ox, p.laser.oy, p.laser.oz],
-    laserD: [p.laser.dx / dl, p.laser.dy / dl, p.laser.dz / dl],
-    laserR2: sq(p.laser.radius),
-    laserStrength: p.laser.strength,
-    laserKill2: sq(p.laser.killWidth),
-    // --- obstacles helper (issue 18) ---
-    collision: p.avoidance.collision === 'retreat' ? 1 : 0,
-  };
-}
+export type { RuleConstants } from './constants.generated.ts';
+export {
+  ALIGNMENT_FALLOFF_CODE,
+  COHESION_FALLOFF_CODE,
+  deriveConstants,
+  SEPARATION_FALLOFF_CODE,
+  WORLD_BOUNDARY_CODE,
+} from './constants.generated.ts';
+export { type FalloffCode, float32AtMost } from './derive-helpers.ts';

@@ -1,4 +1,5 @@
 import { applyBoundary } from './boundary.ts';
+import { AVOIDANCE_COLLISION_CODE } from './constants.generated.ts';
 import type { RuleConstants } from './constants.ts';
 import { POS, VEL } from './scratch.ts';
 
@@ -65,10 +66,6 @@ export function avoidObstacles(c: RuleConstants, out: Float64Array, o: number): 
   return true;
 }
 
-/** avoidance.collision codes (the schema's option index): stay where it was, or retreat one step. */
-export const COLLISION_STAY = 0;
-export const COLLISION_RETREAT = 1;
-
 /**
  * How far outside the surface an agent found inside an obstacle is put (relative to r): enough to
  * survive float32 storage, so the next step starts outside.
@@ -121,7 +118,7 @@ export function moveAmongObstacles(c: RuleConstants, s: Float64Array, o: number)
     s[o + 3 + a] = -M[VQ + a];
     s[o + a] = M[P0 + a];
   }
-  if (c.collision !== COLLISION_RETREAT) return;
+  if (c.collision !== AVOIDANCE_COLLISION_CODE.retreat) return;
   for (let a = 0; a < 3; a++) {
     M[D + a] = -M[VQ + a] * c.dt;
     s[o + a] = M[P0 + a] + M[D + a];
