@@ -3,6 +3,12 @@ import { schema } from './schema.ts';
 import { isLeaf, type LeafSpec, type Sphere } from './spec.ts';
 import { type FieldEntry, fieldByPath, fields, getPath, setPath } from './walk.ts';
 
+/**
+ * Obstacle centres stay within ± the largest world size, so that no squared distance to one can
+ * overflow (in float64 or in the GPU's float32).
+ */
+const OBSTACLE_CENTRE_LIMIT = schema.world.x.max;
+
 /** One problem found in a parameter set. */
 export interface ParamIssue {
   /** Dotted field path, e.g. `separation.radius` or `obstacles[2].r`. */
@@ -72,7 +78,7 @@ export function describeAllowed(spec: LeafSpec): string {
     case 'enum':
       return `one of ${spec.options.map((o) => JSON.stringify(o)).join(', ')}`;
     case 'spheres':
-      return `a list of at most ${spec.maxItems} spheres {x, y, z, r} with finite numbers and r > 0`;
+      return `a list of at most ${spec.maxItems} spheres {x, y, z, r}: x, y, z from ${-OBSTACLE_CENTRE_LIMIT} to ${OBSTACLE_CENTRE_LIMIT}, r > 0 and at most half the world's smallest side`;
   }
 }
 
@@ -209,12 +215,6 @@ function findUnknown(o: Record<string, unknown>, issues: ParamIssue[]): void {
       if (!Object.hasOwn(node, gk)) issues.push(unknownIssue(`${k}.${gk}`, gv));
   }
 }
-
-/**
- * Obstacle centres stay within ± the largest world size, so that no squared distance to one can
- * overflow (in float64 or in the GPU's float32).
- */
-const OBSTACLE_CENTRE_LIMIT = schema.world.x.max;
 
 /**
  * An obstacle's radius is at most half the world's smallest side (x, y, and z in 3D): then no
