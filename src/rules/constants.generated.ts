@@ -38,6 +38,12 @@ export const COHESION_FALLOFF_CODE = {
   "1/d2": 2,
 } as const;
 
+/** Kernel codes of avoidance.collision: the schema's option index (the GPU uses the same). */
+export const AVOIDANCE_COLLISION_CODE = {
+  "stay": 0,
+  "retreat": 1,
+} as const;
+
 /**
  * Everything a step kernel needs, derived once from the parameters (squared radii, codes for
  * enums, cosines) so the per-agent loop stays free of lookups. Every backend derives from this.
@@ -89,6 +95,8 @@ export interface RuleConstants {
   readonly nObstacles: number;
   readonly lookAhead: number;
   readonly avoidW: number;
+  /** Hard-collision response: stay (at the previous position), retreat (Intel: undo, reverse, move back). */
+  readonly collision: 0 | 1;
   readonly laser: boolean;
   readonly laserO: readonly [number, number, number];
   /** Unit direction of the laser. */
@@ -140,6 +148,7 @@ export function deriveConstants(p: Params, predatorsPresent: boolean): RuleConst
     nObstacles: p.obstacles.length,
     lookAhead: p.avoidance.lookAhead,
     avoidW: p.avoidance.weight,
+    collision: AVOIDANCE_COLLISION_CODE[p.avoidance.collision],
     laser: p.laser.enabled,
     laserO: [p.laser.ox, p.laser.oy, p.laser.oz],
     laserD: unitLaser(p),

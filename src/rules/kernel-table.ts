@@ -108,6 +108,12 @@ export const kernelConstants: readonly KernelConstant[] = [
   { name: 'nObstacles', kind: 'i32', derive: 'p.obstacles.length' },
   { name: 'lookAhead', kind: 'f64', derive: 'p.avoidance.lookAhead' },
   { name: 'avoidW', kind: 'f64', derive: 'p.avoidance.weight' },
+  {
+    name: 'collision',
+    kind: 'enum',
+    field: 'avoidance.collision',
+    doc: 'Hard-collision response: stay (at the previous position), retreat (Intel: undo, reverse, move back).',
+  },
   { name: 'laser', kind: 'bool', derive: 'p.laser.enabled' },
   { name: 'laserO', kind: 'vec3', derive: '[p.laser.ox, p.laser.oy, p.laser.oz]' },
   { name: 'laserD', kind: 'vec3', doc: 'Unit direction of the laser.', derive: 'unitLaser(p)' },

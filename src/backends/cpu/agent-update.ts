@@ -1,7 +1,7 @@
 import { applyBoundary } from '../../rules/boundary.ts';
 import type { RuleConstants } from '../../rules/constants.ts';
 import { offsetFromLine, repelFromLine } from '../../rules/laser.ts';
-import { avoidObstacles, resolveObstacleCollision } from '../../rules/obstacles.ts';
+import { avoidObstacles, moveAmongObstacles } from '../../rules/obstacles.ts';
 import {
   ACC,
   ALI,
@@ -80,13 +80,9 @@ export function updateAgent(
   s[NEW] = s[POS] + s[NEW + 3] * dt;
   s[NEW + 1] = s[POS + 1] + s[NEW + 4] * dt;
   s[NEW + 2] = s[POS + 2] + s[NEW + 5] * dt;
-  applyBoundary(c, 0, s, NEW);
-  applyBoundary(c, 1, s, NEW);
-  if (!dims2) applyBoundary(c, 2, s, NEW);
-  if (c.nObstacles > 0) {
-    resolveObstacleCollision(c, s, NEW);
-    // the push onto an obstacle's surface can leave the world: the walls have the last word
-    // (issue 18; flocks without obstacles never come here, so their bytes are unchanged)
+  if (c.nObstacles > 0)
+    moveAmongObstacles(c, s, NEW); // the walls, the swept collision, the walls again
+  else {
     applyBoundary(c, 0, s, NEW);
     applyBoundary(c, 1, s, NEW);
     if (!dims2) applyBoundary(c, 2, s, NEW);
