@@ -34,6 +34,7 @@ import {
   F_MAX_FORCE,
   F_MAX_SPEED,
   F_MIN_SPEED,
+  F_NORM_TOL,
   F_PRED_ACCEL,
   F_PRED_SPEED,
   F_PRED_VISION_R2,
@@ -114,9 +115,10 @@ function scaleR(w: f64): void {
   RY *= w;
   RZ *= w;
 }
+/** To unit length, unless |R|² ≤ the normalisation tolerance (then R stays as it is). */
 function normalizeR(): void {
-  const l = Math.sqrt(RX * RX + RY * RY + RZ * RZ);
-  if (l > 0) scaleR(1 / l);
+  const l2 = RX * RX + RY * RY + RZ * RZ;
+  if (l2 > gf(F_NORM_TOL)) scaleR(1 / Math.sqrt(l2));
 }
 function truncateR(max: f64): void {
   const l2 = RX * RX + RY * RY + RZ * RZ;
@@ -126,8 +128,8 @@ function truncateR(max: f64): void {
 function steerR(scale: bool, maxSpeed: f64, vx: f64, vy: f64, vz: f64, maxForce: f64): void {
   if (scale) {
     // one division: to unit length and up to the max speed at once (as the reference)
-    const l = Math.sqrt(RX * RX + RY * RY + RZ * RZ);
-    if (l > 0) scaleR(maxSpeed / l);
+    const l2 = RX * RX + RY * RY + RZ * RZ;
+    if (l2 > gf(F_NORM_TOL)) scaleR(maxSpeed / Math.sqrt(l2));
   }
   RX -= vx;
   RY -= vy;
@@ -1356,10 +1358,14 @@ function truncateK(x: v128, y: v128, z: v128, max: f32): v128 {
   if (!v128.any_true(over)) return ONE4;
   return v128.bitselect(f32x4.div(f32x4.splat(max), f32x4.sqrt(l2)), ONE4, over);
 }
-/** The factor that scales v to length `to` per lane (normalizeR: to = 1), 1 where v is zero. */
+/**
+ * The factor that scales v to length `to` per lane (normalizeR: to = 1), 1 where |v|² ≤ the
+ * normalisation tolerance (zero vectors included).
+ */
 function toLengthK(x: v128, y: v128, z: v128, to: f32): v128 {
-  const l = f32x4.sqrt(len2(x, y, z));
-  return v128.bitselect(f32x4.div(f32x4.splat(to), l), ONE4, f32x4.gt(l, ZERO4));
+  const l2 = len2(x, y, z);
+  const on = f32x4.gt(l2, f32x4.splat(<f32>gf(F_NORM_TOL)));
+  return v128.bitselect(f32x4.div(f32x4.splat(to), f32x4.sqrt(l2)), ONE4, on);
 }
 /**
  * One averaged rule (sums at field `at`, count at `at + 3`) per lane, as finish(): Reynolds
