@@ -2,7 +2,7 @@
 // finish): lane factors instead of branches, a vector "register" V = (VX, VY, VZ) and the priority
 // allocation per lane.
 import { gf } from './blocks';
-import { F_MAX_ACCEL } from './slots';
+import { F_MAX_ACCEL, F_NORM_TOL } from './slots';
 
 // the vector "register" of the quad finish
 export let VX: v128 = f32x4.splat(0);
@@ -27,10 +27,14 @@ export function truncateK(x: v128, y: v128, z: v128, max: f32): v128 {
   if (!v128.any_true(over)) return ONE4;
   return v128.bitselect(f32x4.div(f32x4.splat(max), f32x4.sqrt(l2)), ONE4, over);
 }
-/** The factor that scales v to length `to` per lane (normalizeR: to = 1), 1 where v is zero. */
+/**
+ * The factor that scales v to length `to` per lane (normalizeR: to = 1), 1 where |v|² ≤ the
+ * normalisation tolerance (zero vectors included).
+ */
 export function toLengthK(x: v128, y: v128, z: v128, to: f32): v128 {
-  const l = f32x4.sqrt(len2(x, y, z));
-  return v128.bitselect(f32x4.div(f32x4.splat(to), l), ONE4, f32x4.gt(l, ZERO4));
+  const l2 = len2(x, y, z);
+  const on = f32x4.gt(l2, f32x4.splat(<f32>gf(F_NORM_TOL)));
+  return v128.bitselect(f32x4.div(f32x4.splat(to), f32x4.sqrt(l2)), ONE4, on);
 }
 
 // priority allocation per lane: the sum so far and the budget left

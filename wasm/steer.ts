@@ -1,7 +1,7 @@
 // Scalar steering helpers (twin of src/rules/steer.ts): small vector operations on a "register"
 // R = (RX, RY, RZ) of module globals rather than on memory, and the priority allocation.
 import { gf } from './blocks';
-import { F_MAX_ACCEL, F_MAX_FORCE, F_MAX_SPEED } from './slots';
+import { F_MAX_ACCEL, F_MAX_FORCE, F_MAX_SPEED, F_NORM_TOL } from './slots';
 
 export let RX: f64 = 0;
 export let RY: f64 = 0;
@@ -21,9 +21,10 @@ export function scaleR(w: f64): void {
   RY *= w;
   RZ *= w;
 }
+/** To unit length, unless |R|² ≤ the normalisation tolerance (then R stays as it is). */
 export function normalizeR(): void {
-  const l = Math.sqrt(RX * RX + RY * RY + RZ * RZ);
-  if (l > 0) scaleR(1 / l);
+  const l2 = RX * RX + RY * RY + RZ * RZ;
+  if (l2 > gf(F_NORM_TOL)) scaleR(1 / Math.sqrt(l2));
 }
 export function truncateR(max: f64): void {
   const l2 = RX * RX + RY * RY + RZ * RZ;
@@ -33,8 +34,8 @@ export function truncateR(max: f64): void {
 export function steerR(scale: bool, maxSpeed: f64, vx: f64, vy: f64, vz: f64, maxForce: f64): void {
   if (scale) {
     // one division: to unit length and up to the max speed at once (as the reference)
-    const l = Math.sqrt(RX * RX + RY * RY + RZ * RZ);
-    if (l > 0) scaleR(maxSpeed / l);
+    const l2 = RX * RX + RY * RY + RZ * RZ;
+    if (l2 > gf(F_NORM_TOL)) scaleR(maxSpeed / Math.sqrt(l2));
   }
   RX -= vx;
   RY -= vy;

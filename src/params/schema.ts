@@ -105,6 +105,12 @@ export const schema = {
       max: BIG,
       doc: 'Reynolds style: largest steering acceleration per rule',
     }),
+    normalizeTolerance: num({
+      default: 0,
+      min: 0,
+      max: BIG,
+      doc: 'A rule vector whose squared length is at most this is left as is by normalisation (Unreal’s FVector::Normalize tolerance; 0: every nonzero vector is normalised)',
+    }),
   },
   motion: {
     maxAccel: num({

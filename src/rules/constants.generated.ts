@@ -72,6 +72,8 @@ export interface RuleConstants {
   readonly reynolds: boolean;
   readonly priority: boolean;
   readonly maxForce: number;
+  /** Normalisation leaves a vector whose squared length is at most this unchanged. */
+  readonly normTol: number;
   readonly maxAccel: number;
   readonly minSpeed: number;
   readonly maxSpeed: number;
@@ -130,6 +132,7 @@ export function deriveConstants(p: Params, predatorsPresent: boolean): RuleConst
     reynolds: p.steering.style === 'reynolds',
     priority: p.steering.combine === 'priority',
     maxForce: p.steering.maxForce,
+    normTol: p.steering.normalizeTolerance,
     maxAccel: p.motion.maxAccel,
     minSpeed: p.motion.minSpeed,
     maxSpeed: p.motion.maxSpeed,

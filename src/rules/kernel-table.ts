@@ -59,6 +59,12 @@ export const kernelConstants: readonly KernelConstant[] = [
   { name: 'reynolds', kind: 'bool', derive: "p.steering.style === 'reynolds'" },
   { name: 'priority', kind: 'bool', derive: "p.steering.combine === 'priority'" },
   { name: 'maxForce', kind: 'f64', derive: 'p.steering.maxForce' },
+  {
+    name: 'normTol',
+    kind: 'f64',
+    doc: 'Normalisation leaves a vector whose squared length is at most this unchanged.',
+    derive: 'p.steering.normalizeTolerance',
+  },
   { name: 'maxAccel', kind: 'f64', derive: 'p.motion.maxAccel' },
   { name: 'minSpeed', kind: 'f64', derive: 'p.motion.minSpeed' },
   { name: 'maxSpeed', kind: 'f64', derive: 'p.motion.maxSpeed' },
@@ -190,6 +196,7 @@ export const wasmFSlots: readonly WasmSlot[] = [
   { name: 'predSpeed', write: 'c.predSpeed' },
   { name: 'predAccel', write: 'c.predAccel' },
   { name: 'dt', write: 'c.dt' },
+  { name: 'normTol', write: 'c.normTol' },
 ];
 
 /** Slots reserved per block (the host lays its arrays out after them). */

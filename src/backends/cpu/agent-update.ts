@@ -109,11 +109,11 @@ function preyAcceleration(c: RuleConstants, s: Float64Array, sums: Float64Array,
   s[LIM + 3] = c.maxAccel;
   // Every rule vector is written (zero when the rule has no neighbours): the weighted sum and
   // the priority allocation both read all six.
-  if (average(s, SEP, sums, o + SUM_SEP)) setRule(s, SEP, c.sepNorm, c.reynolds, weights, 0);
+  if (average(s, SEP, sums, o + SUM_SEP)) setRule(s, SEP, c.sepNorm, c.reynolds, weights, 0, c.normTol);
   if (average(s, ALI, sums, o + SUM_ALI)) {
-    if (c.reynolds) steerAt(s, ALI, c.aliNorm);
+    if (c.reynolds) steerAt(s, ALI, c.aliNorm, c.normTol);
     else {
-      if (c.aliNorm) normalizeAt(s, ALI);
+      if (c.aliNorm) normalizeAt(s, ALI, c.normTol);
       if (c.aliRelative) {
         s[ALI] -= s[VEL];
         s[ALI + 1] -= s[VEL + 1];
@@ -122,9 +122,9 @@ function preyAcceleration(c: RuleConstants, s: Float64Array, sums: Float64Array,
     }
     scaleAt(s, ALI, weights, 1);
   }
-  if (average(s, COH, sums, o + SUM_COH)) setRule(s, COH, c.cohNorm, c.reynolds, weights, 2);
+  if (average(s, COH, sums, o + SUM_COH)) setRule(s, COH, c.cohNorm, c.reynolds, weights, 2, c.normTol);
   if (c.predatorsPresent && average(s, FLEE, sums, o + SUM_FLEE))
-    setRule(s, FLEE, c.reynolds, c.reynolds, weights, 3);
+    setRule(s, FLEE, c.reynolds, c.reynolds, weights, 3, c.normTol);
   else zeroAt(s, FLEE);
   if (c.laser) repelFromLine(c, s, REPEL, TMP);
   else zeroAt(s, REPEL);
@@ -156,7 +156,7 @@ function predatorAcceleration(c: RuleConstants, s: Float64Array, sums: Float64Ar
     s[COH + 2] = speed > 0 ? uzi : 0;
   }
   if (dims2) s[COH + 2] = 0;
-  steerAt(s, COH, true);
+  steerAt(s, COH, true, c.normTol);
   s[ACC] = s[COH] + s[AVOID];
   s[ACC + 1] = s[COH + 1] + s[AVOID + 1];
   s[ACC + 2] = dims2 ? 0 : s[COH + 2] + s[AVOID + 2];
@@ -196,8 +196,9 @@ function setRule(
   reynolds: boolean,
   w: Float64Array,
   k: number,
+  tol: number,
 ): void {
-  if (reynolds) steerAt(s, o, norm);
-  else if (norm) normalizeAt(s, o);
+  if (reynolds) steerAt(s, o, norm, tol);
+  else if (norm) normalizeAt(s, o, tol);
   scaleAt(s, o, w, k);
 }

@@ -19,9 +19,10 @@ fn falloffWeight(code: u32, d2: f32) -> f32 {
   return 1.0 / d2;
 }
 
+// To unit length, unless |v|² ≤ steering.normalizeTolerance (then v as it is: zero stays zero).
 fn unitOrZero(v: vec3<f32>) -> vec3<f32> {
-  let l = sqrt(dot(v, v));
-  if (l > 0.0) { return v / l; }
+  let l2 = dot(v, v);
+  if (l2 > P.steering_normalizeTolerance) { return v / sqrt(l2); }
   return v;
 }
 
@@ -34,7 +35,8 @@ fn truncateTo(v: vec3<f32>, m: f32) -> vec3<f32> {
 // Reynolds steering: desired (scaled to maxSpeed when `scale`) − velocity, truncated to maxForce.
 fn steer(desired: vec3<f32>, scale: bool, maxSpeed: f32, vel: vec3<f32>, maxForce: f32) -> vec3<f32> {
   var d = desired;
-  if (scale) { d = unitOrZero(d) * maxSpeed; }
+  // (at most the tolerance long: left as it is, not scaled to maxSpeed, as the CPU kernels)
+  if (scale && dot(d, d) > P.steering_normalizeTolerance) { d = unitOrZero(d) * maxSpeed; }
   return truncateTo(d - vel, maxForce);
 }
 
