@@ -38,16 +38,22 @@ export const engineOptions = {
     min: 1,
     max: MAX_THREADS,
     default: logicalCores(),
-    doc: 'step threads of the workers backend (default: the logical cores)',
+    doc: 'step threads',
     hostOnly: true,
   }),
   kernel: oneOf({
     options: KERNEL_CHOICES,
     default: 'auto',
-    doc: 'step kernel: js (TypeScript), wasm (WebAssembly SIMD) or auto (wasm where it loads and covers the parameters)',
+    doc: 'step kernel: js is TypeScript, wasm WebAssembly SIMD, auto wasm where it can',
     hostOnly: true,
   }),
 };
+
+/** An engine option's default in words (threads: the logical cores, which differ by machine). */
+export function defaultWords(name: EngineOptionName): string {
+  const d = engineOptions[name].default;
+  return name === 'threads' ? `the logical cores, ${d} here` : String(d);
+}
 
 /** Names of the engine options. */
 export type EngineOptionName = keyof typeof engineOptions;

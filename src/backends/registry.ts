@@ -73,9 +73,9 @@ const registry = {
     },
   },
   workers: {
-    description: 'worker threads stepping one shared state; the same bytes as cpu for any thread count',
+    description: 'worker threads on one shared state, the same bytes as cpu for any thread count',
     runsIn: ['node', 'browser'],
-    needs: 'SharedArrayBuffer (in browsers a cross-origin isolated page)',
+    needs: 'SharedArrayBuffer (browsers: a cross-origin isolated page)',
     sharedState: true,
     options: ['threads', 'kernel'],
     kernels: CPU_KERNELS,
@@ -95,7 +95,7 @@ const registry = {
   webgpu: {
     description: 'the whole step in WGSL compute shaders on the GPU',
     runsIn: ['node', 'browser'],
-    needs: 'WebGPU (in Node the optional webgpu package)',
+    needs: 'WebGPU (Node: the optional webgpu package)',
     sharedState: false,
     options: [],
     kernels: ['wgsl'],
