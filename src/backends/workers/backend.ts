@@ -5,6 +5,7 @@ import type { FlockState } from '../../state/layout.ts';
 import { gridConfigFor, hasPredators } from '../cpu/backend.ts';
 import { createScratch } from '../cpu/kernel.ts';
 import { SymmetricSweep } from '../cpu/symmetric.ts';
+import type { CpuKernel, KernelChoice } from '../kernels.ts';
 import type { Backend, BackendInfo, StepTiming } from '../types.ts';
 import { WASM_SLOT_BYTES, wasmScratchBytes, wasmUnsupportedReason } from '../wasm/kernel.ts';
 import { checkKernelChoice, wasmModuleFor } from '../wasm/select.ts';
@@ -26,7 +27,7 @@ export interface WorkersOptions {
    * runtime has SIMD and the kernel is built; 'wasm' fails to create otherwise. Parameters the
    * wasm kernel lacks (obstacles, laser, Morton order) run on the TypeScript kernel; info() tells.
    */
-  kernel?: 'js' | 'wasm' | 'auto';
+  kernel?: KernelChoice;
   /** Tests only: make one worker throw or exit at a given step. */
   faultInjection?: FaultInjection;
   /** Give up when the workers have not loaded within this time (ms). Default 60 000. */
@@ -84,7 +85,7 @@ export class WorkersBackend implements Backend {
   private disposed = false;
   private running = false;
   private readonly wasm: WebAssembly.Module | null;
-  private kernel: 'js' | 'wasm' = 'js';
+  private kernel: CpuKernel = 'js';
   /** One thread's symmetric-sweep reserve (its accumulators, in JS or in wasm memory). */
   private sweepBytes = 0;
   /** Write the state header from the batch's progress (set per batch). */
