@@ -52,9 +52,12 @@ export interface BackendEntry {
 
 const planOf = (d: KernelDecision): KernelPlan => ({ choice: d.choice, kernel: d.kernel, reason: d.reason });
 
-// each backend once; `backends` below checks every entry against BackendEntry (checked there, not
-// with `satisfies` here: BackendEntry names the engine options, whose spec lists these names)
-const registry = {
+/**
+ * Every backend, by name, in the order lists show them (each a {@link BackendEntry}).
+ */
+// (each entry is checked against BackendEntry in backendEntry(), not with `satisfies` here:
+// BackendEntry names the engine options, whose spec lists these names, a cycle for the compiler)
+export const backends = {
   cpu: {
     description: 'the single-thread reference: the TypeScript or the WebAssembly SIMD kernel',
     runsIn: ['node', 'browser'],
@@ -62,6 +65,7 @@ const registry = {
     sharedState: false,
     options: ['kernel'],
     kernels: CPU_KERNELS,
+    /** The kernel decided for `params`, then the cpu backend (with the wasm kernel if chosen). */
     async create(request: BackendRequest, params: Readonly<Params>): Promise<StartedBackend> {
       const [{ decideKernel }, { CpuBackend }, { WasmKernel }] = await Promise.all([
         import('./wasm/select.ts'),
@@ -79,6 +83,7 @@ const registry = {
     sharedState: true,
     options: ['threads', 'kernel'],
     kernels: CPU_KERNELS,
+    /** The kernel decided for `params`, then `threads` workers loaded with it. */
     async create(request: BackendRequest, params: Readonly<Params>): Promise<StartedBackend> {
       const [{ decideKernel }, { createWorkersBackend }] = await Promise.all([
         import('./wasm/select.ts'),
@@ -99,6 +104,7 @@ const registry = {
     sharedState: false,
     options: [],
     kernels: ['wgsl'],
+    /** A GPU device and the WGSL pipelines (rejects with WebGpuUnavailableError without WebGPU). */
     async create(): Promise<StartedBackend> {
       const { createWebGpuBackend } = await import('./webgpu/backend.ts');
       return {
@@ -110,15 +116,12 @@ const registry = {
 } as const;
 
 /** Names of the backends. */
-export type BackendName = keyof typeof registry;
-
-/** Every backend, by name (see {@link BackendEntry}), in the order lists show them. */
-export const backends: { readonly [N in BackendName]: BackendEntry } = registry;
+export type BackendName = keyof typeof backends;
 
 /** The backend names, in the registry's order. */
 export const BACKEND_NAMES = Object.keys(backends) as readonly BackendName[];
 
-/** The registry entry of a backend. */
+/** The registry entry of a backend (this return is where the compiler checks every entry). */
 export function backendEntry(name: BackendName): BackendEntry {
   return backends[name];
 }
