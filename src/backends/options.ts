@@ -32,20 +32,17 @@ export const engineOptions = {
     options: BACKEND_NAMES,
     default: 'cpu',
     doc: 'which backend steps the flock',
-    hostOnly: true,
   }),
   threads: int({
     min: 1,
     max: MAX_THREADS,
     default: logicalCores(),
     doc: 'step threads',
-    hostOnly: true,
   }),
   kernel: oneOf({
     options: KERNEL_CHOICES,
     default: 'auto',
     doc: 'step kernel: js is TypeScript, wasm WebAssembly SIMD, auto wasm where it can',
-    hostOnly: true,
   }),
 };
 
@@ -75,13 +72,14 @@ export function engineOptionIssues(o: Readonly<Record<string, unknown>>): ParamI
  */
 export function untakenOptionIssues(
   backend: BackendName,
-  o: { readonly threads?: unknown; readonly kernel?: unknown },
+  o: { readonly [K in EngineOptionName]?: unknown },
 ): ParamIssue[] {
   const entry = backendEntry(backend);
   const issues: ParamIssue[] = [];
-  for (const name of ['threads', 'kernel'] as const) {
+  for (const name of Object.keys(engineOptions) as EngineOptionName[]) {
     const v = o[name];
-    if (v === undefined || entry.options.includes(name) || (name === 'kernel' && v === 'auto')) continue;
+    if (name === 'backend' || v === undefined || entry.options.includes(name)) continue;
+    if (name === 'kernel' && v === 'auto') continue; // asks the backend to choose: any backend can
     const runs = entry.kernels.length === 1 ? `, which runs ${entry.kernels[0]}` : '';
     const takers = backendsTaking(name);
     issues.push({

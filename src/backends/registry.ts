@@ -1,10 +1,10 @@
 /**
  * The backends, each described once: name, what it is, where it runs, the engine options it
  * takes, the kernels it can run, and an async factory. The factories import their backend's code
- * only when called, so a flock on cpu never loads the workers or webgpu modules (nor a bundle
- * their code, until chosen); nothing here imports a backend statically, so every layer can read
- * the list. Every list of backends (the `backend` option, the CLI's flags and
- * help, the viewer's panel and URL) derives from this object; its key order is the order shown.
+ * only when called: nothing here imports a backend statically, so a flock on cpu never loads the
+ * workers or webgpu modules and every layer can read the list. Every list of backends (the
+ * `backend` option, the CLI's flags and help, the viewer's panel and URL) derives from this
+ * object; its key order is the order they show.
  */
 import type { Params } from '../params/schema.ts';
 import { CPU_KERNELS, type KernelChoice, type KernelName } from './kernels.ts';
