@@ -9,7 +9,7 @@ import { paperLindqvist } from './bench-paper.ts';
 import { scalingLines } from './bench-repeat.ts';
 import { type BenchRow, MAX_BATCH_STEPS, MAX_DRIFT_STEPS, type RowSpec } from './bench-row.ts';
 import { STANDARD_TABLE, standardCells, standardFootnotes } from './bench-table.ts';
-import { BACKENDS, DEFAULT_KERNEL, engineFlags, KERNELS, type KernelName } from './engine.ts';
+import { BACKENDS, DEFAULT_KERNEL, KERNELS, type KernelName } from './engine.ts';
 import { throwIfProblems } from './errors.ts';
 import { type CommandHelp, renderHelp } from './help.ts';
 import { err, out, sci, sig } from './output.ts';
@@ -34,7 +34,19 @@ const FLAGS: readonly FlagSpec[] = [
     value: 'key=value',
     doc: 'change a rule parameter before the scenario is applied (repeatable)',
   },
-  ...engineFlags(true, { threads: 'the cpu backend runs one', kernel: 'as for murmur run' }),
+  { name: 'backend', kind: 'value', value: BACKENDS.join(','), doc: 'backends (default cpu)' },
+  {
+    name: 'threads',
+    kind: 'value',
+    value: 'T,T,...',
+    doc: 'worker threads, workers backend (the cpu backend runs one)',
+  },
+  {
+    name: 'kernel',
+    kind: 'value',
+    value: KERNELS.join(','),
+    doc: `step kernels, cpu and workers backends (default ${DEFAULT_KERNEL}, as for murmur run)`,
+  },
   {
     name: 'steps',
     kind: 'value',

@@ -2,7 +2,6 @@ import type { Params } from '../../params/schema.ts';
 import { deriveConstants, type RuleConstants } from '../../rules/constants.ts';
 import { type KeySink, UniformGrid } from '../../spatial/grid.ts';
 import { type FlockState, PREDATOR } from '../../state/layout.ts';
-import type { CpuKernel } from '../kernels.ts';
 import type { BackendInfo, StepTiming, SyncBackend } from '../types.ts';
 import { type WasmKernel, wasmScratchBytes, wasmUnsupportedReason } from '../wasm/kernel.ts';
 import { createScratch, type KernelScratch } from './kernel.ts';
@@ -57,7 +56,7 @@ export class CpuBackend implements SyncBackend {
   }
 
   /** Which kernel runs: the WebAssembly one where it covers the parameters, else TypeScript. */
-  get kernel(): CpuKernel {
+  get kernel(): import('../kernels.ts').CpuKernel {
     return this.useWasm ? 'wasm' : 'js';
   }
 

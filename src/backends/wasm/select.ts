@@ -5,7 +5,7 @@ import { engineOptionIssues, engineOptions } from '../options.ts';
 import { WasmKernel } from './kernel.ts';
 import { loadWasmModule } from './loader.ts';
 
-export type { KernelChoice, KernelName } from '../kernels.ts';
+export type { CpuKernel, KernelChoice, KernelName } from '../kernels.ts';
 
 /** Check a kernel option (the engine options' spec); a ParamError naming `kernel` and what is allowed. */
 export function checkKernelChoice(k: unknown): KernelChoice {

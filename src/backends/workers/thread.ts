@@ -5,7 +5,6 @@ import { FlockState, type Half, PREDATOR } from '../../state/layout.ts';
 import { gridConfigFor } from '../cpu/backend.ts';
 import { createScratch, type KernelScratch } from '../cpu/kernel.ts';
 import { NeighbourPass } from '../cpu/neighbour-pass.ts';
-import type { CpuKernel } from '../kernels.ts';
 import type { WasmKernel } from '../wasm/kernel.ts';
 import { cutAt, recordSpeed, splitInto } from './balance.ts';
 import { barrier, type Control, TIMING } from './control.ts';
@@ -107,7 +106,7 @@ export class StepThread {
     state: SharedArrayBuffer,
     grid: SharedGridBuffers,
     predators: boolean,
-    kernel: CpuKernel,
+    kernel: import('../kernels.ts').CpuKernel,
   ): void {
     if (kernel === 'wasm' && !this.wasm)
       throw new Error('the WebAssembly kernel was not loaded in this worker');
