@@ -1,9 +1,9 @@
 /**
  * The backend list and the cpu kernel list are written once (src/backends/registry.ts and
  * src/backends/kernels.ts); everything else derives from them. This test reads every source file
- * under src/ and viewer/ and fails on any other literal list of them: quoted names joined by `,` or
- * `|` (an array, a union type) or a flag placeholder such as `cpu|workers|webgpu`, holding the
- * whole family.
+ * under src/, viewer/ and bench/ and fails on any other literal list of them: quoted names joined
+ * by `,` or `|` (an array, a union type) or a flag placeholder such as `cpu|workers|webgpu`,
+ * holding the whole family.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -32,10 +32,11 @@ function sources(dir: string): string[] {
 
 /**
  * Runs of names joined by `,` or `|`: quoted ('a', "b") or bare words inside one string (a|b),
- * except a flag's value in an example command line (`--kernel js,wasm` chooses, it lists nothing).
+ * except a value in an example command line (`--kernel js,wasm` or `kernel=js,wasm` chooses; it
+ * lists nothing).
  */
 const QUOTED_RUN = /(['"`])([\w-]+)\1(?:\s*[,|]\s*(['"`])[\w-]+\3)+/g;
-const BARE_RUN = /(?<!--[\w-]+ )\b[\w-]+(?:[,|][\w-]+)+\b/g;
+const BARE_RUN = /(?<!--[\w-]+ |[\w-]=)\b[\w-]+(?:[,|][\w-]+)+\b/g;
 
 /** The literal lists in `text` that name every member of `family`. */
 export function listsOf(text: string, family: readonly string[]): string[] {
@@ -62,10 +63,12 @@ test('the finder sees arrays, unions and flag placeholders, and not prose', () =
   );
   assert.equal(listsOf(`kernel: 'js' | 'wasm';`, CPU_KERNELS).length, 1);
   assert.equal(listsOf(`'murmur bench --kernel js,wasm --n 1M'`, CPU_KERNELS).length, 0, 'an example');
+  assert.equal(listsOf(`// npx tsx tool.ts [kernel=wasm|js]`, CPU_KERNELS).length, 0, 'an example');
+  assert.equal(listsOf(`const [k = 'wasm|js'] = argv;`, CPU_KERNELS).length, 1, 'a default is a list');
 });
 
-test('src/ and viewer/ write the backend list and the cpu kernel list only where they live', () => {
-  const files = [...sources(join(root, 'src')), ...sources(join(root, 'viewer'))];
+test('src/, viewer/ and bench/ write the backend list and the cpu kernel list only where they live', () => {
+  const files = ['src', 'viewer', 'bench'].flatMap((d) => sources(join(root, d)));
   assert.ok(files.length > 50, `read ${files.length} files`);
   const stray: string[] = [];
   for (const file of files) {
