@@ -35,16 +35,20 @@ export interface FlockOptions extends ParamsOverride {
   preset?: PresetName;
   /** Parameter overrides, nested by group (merged under the top-level ones). */
   params?: ParamsOverride;
-  /** Which backend steps the flock. Default `cpu`. */
+  /** Which backend steps the flock (see {@link backends}). Default `cpu`. */
   backend?: BackendName;
-  /** Worker threads (workers backend). */
+  /**
+   * Step threads of the workers backend, 1 to 256 (default: the logical cores). Refused with a
+   * ParamError on a backend that takes no threads (see {@link engineOptions}).
+   */
   threads?: number;
   /**
    * Kernel of the cpu and workers backends, chosen once per flock: `js` (the TypeScript
    * reference), `wasm` (WebAssembly SIMD; a ParamError naming the field when the parameters need
    * something it lacks, e.g. `laser.enabled`) or `auto` (default: wasm where it loads and covers
    * the starting parameters, else js). A flock on wasm refuses a later set()/reset() that needs
-   * js; info() says which kernel runs and why. The synchronous API always uses `js`.
+   * js; info() says which kernel runs and why. The synchronous API always uses `js`. On webgpu,
+   * which runs WGSL, only `auto` (or nothing) is accepted.
    */
   kernel?: KernelChoice;
   /** Put the state in a SharedArrayBuffer (implied by `workers`). */
