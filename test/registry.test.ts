@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { CPU_KERNELS, KERNEL_CHOICES, KERNEL_NAMES } from '../src/backends/kernels.ts';
 import { engineOptionIssues, engineOptions, untakenOptionIssues } from '../src/backends/options.ts';
 import { BACKEND_NAMES, backendEntry, backends, backendsTaking } from '../src/backends/registry.ts';
+import { engineFlags } from '../src/cli/engine.ts';
 import { RUN_FLAGS } from '../src/cli/run.ts';
 import { createFlock, createFlockSync, restoreFlock } from '../src/flock.ts';
 import { ParamError, type ParamIssue } from '../src/params/validate.ts';
@@ -172,6 +173,28 @@ describe('the CLI and the viewer list the backends from the registry', () => {
     assert.equal(r.code, 0, r.stderr);
     for (const n of BACKEND_NAMES)
       assert.match(r.stdout, new RegExp(`^  ${n} +${backendEntry(n).description}`, 'm'));
+  });
+
+  test('engineFlags: one flag per engine option, lists as comma lists, notes added', () => {
+    const one = engineFlags(false);
+    const many = engineFlags(true, { threads: 'a note' });
+    assert.deepEqual(
+      one.map((f) => [f.name, f.value]),
+      [
+        ['backend', BACKEND_NAMES.join('|')],
+        ['threads', 'T'],
+        ['kernel', KERNEL_CHOICES.join('|')],
+      ],
+    );
+    assert.deepEqual(
+      many.map((f) => f.value),
+      [BACKEND_NAMES.join(','), 'T,T,...', KERNEL_CHOICES.join(',')],
+    );
+    assert.match(
+      many[1].doc,
+      /^step threads \(workers backend only; default the logical cores, \d+ here; one row each; a note\)$/,
+    );
+    assert.match(one[2].doc, /\(cpu and workers backends only; default auto\)$/);
   });
 
   test('bench --help lists them as comma lists', async () => {
