@@ -38,8 +38,9 @@ export interface FlockOptions extends ParamsOverride {
   /** Which backend steps the flock (see {@link backends}). Default `cpu`. */
   backend?: BackendName;
   /**
-   * Step threads of the workers backend, 1 to 256 (default: the logical cores). Refused with a
-   * ParamError on a backend that takes no threads (see {@link engineOptions}).
+   * Step threads of the workers backend, 1 to 256 (default: the logical cores). The other
+   * backends take no threads and leave it unused (info().threads says what ran); the CLI refuses
+   * --threads with them. See {@link engineOptions}.
    */
   threads?: number;
   /**
@@ -94,12 +95,14 @@ export interface FlockInfo extends BackendInfo {
 
 /**
  * Start the backend the options name (the registry's factory), its kernel decided once for
- * `params`. Options the backend does not take are refused (ParamError), as is any bad value.
+ * `params`. A kernel option the backend does not take is refused (ParamError).
  */
 async function makeBackend(options: FlockOptions, params: Params): Promise<StartedBackend> {
   const spec = engineOptions;
   const name = options.backend ?? spec.backend.default;
-  const issues = untakenOptionIssues(name, options);
+  // a kernel the backend cannot run is refused; threads are not checked here: they change no
+  // result (the same bytes for any count), so one option set can serve every backend
+  const issues = untakenOptionIssues(name, { kernel: options.kernel });
   if (issues.length) throw new ParamError(issues);
   return backendEntry(name).create(
     { threads: options.threads ?? spec.threads.default, kernel: checkKernelChoice(options.kernel) },
