@@ -67,8 +67,8 @@ export function engineOptionIssues(o: Readonly<Record<string, unknown>>): ParamI
 }
 
 /**
- * Options given that this backend does not take: `threads` except on workers, a `kernel` other
- * than `auto` (let the backend choose) on a backend with one kernel. What the registry says.
+ * Options given that this backend does not take (the registry says which it takes): `threads`
+ * except on workers, a `kernel` other than `auto` (let the backend choose) on webgpu.
  */
 export function untakenOptionIssues(
   backend: BackendName,

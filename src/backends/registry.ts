@@ -39,7 +39,10 @@ export interface BackendEntry {
   readonly needs: string;
   /** It steps a state in a SharedArrayBuffer (createFlock allocates one for it). */
   readonly sharedState: boolean;
-  /** The engine options it takes besides `backend` (any other is refused, `kernel: 'auto'` aside). */
+  /**
+   * The engine options it takes besides `backend`. The CLI refuses the others; createFlock refuses
+   * a `kernel` other than `auto` and leaves `threads` unused (it changes no result).
+   */
   readonly options: readonly EngineOptionName[];
   /** The kernels it can run (the `kernel` option chooses among them where the backend takes it). */
   readonly kernels: readonly KernelName[];
