@@ -34,7 +34,7 @@ const FLAGS: readonly FlagSpec[] = [
     value: 'key=value',
     doc: 'change a rule parameter before the scenario is applied (repeatable)',
   },
-  { name: 'backend', kind: 'value', value: 'cpu,workers,webgpu', doc: 'backends (default cpu)' },
+  { name: 'backend', kind: 'value', value: BACKENDS.join(','), doc: 'backends (default cpu)' },
   {
     name: 'threads',
     kind: 'value',
@@ -44,7 +44,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'kernel',
     kind: 'value',
-    value: 'js,wasm,auto',
+    value: KERNELS.join(','),
     doc: `step kernels, cpu and workers backends (default ${DEFAULT_KERNEL}, as for murmur run)`,
   },
   {

@@ -56,7 +56,7 @@ export class CpuBackend implements SyncBackend {
   }
 
   /** Which kernel runs: the WebAssembly one where it covers the parameters, else TypeScript. */
-  get kernel(): 'js' | 'wasm' {
+  get kernel(): import('../kernels.ts').CpuKernel {
     return this.useWasm ? 'wasm' : 'js';
   }
 

@@ -7,7 +7,7 @@ import { createScratch } from '../cpu/kernel.ts';
 import { SymmetricSweep } from '../cpu/symmetric.ts';
 import type { Backend, BackendInfo, StepTiming } from '../types.ts';
 import { WASM_SLOT_BYTES, wasmScratchBytes, wasmUnsupportedReason } from '../wasm/kernel.ts';
-import { checkKernelChoice, wasmModuleFor } from '../wasm/select.ts';
+import { type CpuKernel, checkKernelChoice, type KernelChoice, wasmModuleFor } from '../wasm/select.ts';
 import { abortAll, type Control, changed, createControl, SLOT, TIMING, waitAsync } from './control.ts';
 import { WorkerFaultError } from './errors.ts';
 import type { FaultInjection, FromWorker } from './messages.ts';
@@ -26,7 +26,7 @@ export interface WorkersOptions {
    * runtime has SIMD and the kernel is built; 'wasm' fails to create otherwise. Parameters the
    * wasm kernel lacks (obstacles, laser, Morton order) run on the TypeScript kernel; info() tells.
    */
-  kernel?: 'js' | 'wasm' | 'auto';
+  kernel?: KernelChoice;
   /** Tests only: make one worker throw or exit at a given step. */
   faultInjection?: FaultInjection;
   /** Give up when the workers have not loaded within this time (ms). Default 60 000. */
@@ -84,7 +84,7 @@ export class WorkersBackend implements Backend {
   private disposed = false;
   private running = false;
   private readonly wasm: WebAssembly.Module | null;
-  private kernel: 'js' | 'wasm' = 'js';
+  private kernel: CpuKernel = 'js';
   /** One thread's symmetric-sweep reserve (its accumulators, in JS or in wasm memory). */
   private sweepBytes = 0;
   /** Write the state header from the batch's progress (set per batch). */

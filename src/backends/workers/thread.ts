@@ -106,7 +106,7 @@ export class StepThread {
     state: SharedArrayBuffer,
     grid: SharedGridBuffers,
     predators: boolean,
-    kernel: 'js' | 'wasm',
+    kernel: import('../kernels.ts').CpuKernel,
   ): void {
     if (kernel === 'wasm' && !this.wasm)
       throw new Error('the WebAssembly kernel was not loaded in this worker');
