@@ -1,10 +1,6 @@
 import type { Params } from '../../params/schema.ts';
-import { deriveConstants } from '../../rules/constants.ts';
-import { UniformGrid } from '../../spatial/grid.ts';
 import type { FlockState } from '../../state/layout.ts';
-import { gridConfigFor, hasPredators } from '../cpu/backend.ts';
-import { createScratch } from '../cpu/kernel.ts';
-import { SymmetricSweep } from '../cpu/symmetric.ts';
+import { hasPredators, plannedSweepBytes } from '../cpu/step.ts';
 import type { Backend, BackendInfo, StepTiming } from '../types.ts';
 import { WASM_SLOT_BYTES, wasmScratchBytes, wasmUnsupportedReason } from '../wasm/kernel.ts';
 import { type CpuKernel, checkKernelChoice, type KernelChoice, wasmModuleFor } from '../wasm/select.ts';
@@ -283,11 +279,5 @@ export class WorkersBackend implements Backend {
 
 /** What one step thread's SymmetricSweep reserves for these parameters (planned, not allocated). */
 function symmetricSweepBytes(params: Params, state: FlockState, slotBytes?: number): number {
-  const predators = hasPredators(state);
-  const c = deriveConstants(params, predators);
-  const grid = new UniformGrid();
-  grid.configure(gridConfigFor(params, c, state.capacity));
-  const sweep = new SymmetricSweep();
-  sweep.configure(c, grid, createScratch(c, grid), state.capacity, predators, undefined, false, slotBytes);
-  return sweep.bytes;
+  return plannedSweepBytes(params, state.capacity, hasPredators(state), slotBytes);
 }
