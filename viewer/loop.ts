@@ -12,9 +12,14 @@ import type { Laser } from './laser.ts';
 import type { FlockSession } from './session.ts';
 import type { View } from './view.ts';
 
+/** Time a frame may spend uploading agents (ms); a larger upload continues in the next frames. */
+const UPLOAD_BUDGET_MS = 8;
+
 export class FrameLoop {
   /** Animation frames so far. */
   frames = 0;
+  /** A completed step is still being uploaded (no step is submitted until it is on the GPU). */
+  private uploading = false;
   private last = performance.now();
   private readonly times: FrameTimes = {
     frame: 0,
@@ -22,6 +27,7 @@ export class FrameLoop {
     upload: 0,
     draw: 0,
     gpu: null,
+    gpuSource: 'webgl',
     step: 0,
     stepsPerFrame: 0,
   };
@@ -38,15 +44,19 @@ export class FrameLoop {
     requestAnimationFrame(this.frame);
   }
 
-  /** Upload a completed step and sample its metrics when due (never while a batch runs); ms spent. */
+  /**
+   * Upload a completed step (within the frame's upload budget; the rest in the next frames) and
+   * sample its metrics when due — never while a batch runs. Returns the ms spent uploading.
+   */
   private consume(now: number): number {
     const { stepper, actions, flock } = this.session;
     if (stepper.busy || actions.busy) return 0;
     const t = performance.now();
-    if (stepper.fresh && !this.view.gpuAgents.attached) {
-      this.view.agents.upload(flock.state);
+    if (!this.view.gpuAgents.attached) {
+      if (stepper.fresh) this.view.agents.upload(flock.state);
       stepper.fresh = false;
-    }
+      this.uploading = !this.view.agents.pump(UPLOAD_BUDGET_MS);
+    } else this.uploading = false;
     const spent = performance.now() - t;
     this.session.metrics.poll(now);
     return spent;
@@ -65,8 +75,10 @@ export class FrameLoop {
     this.laser.update(p);
     let uploadMs = this.consume(now);
     const a = performance.now();
-    if (!session.actions.busy) session.stepper.advance(session.flock, seconds, session.paused);
-    else session.stepper.owe(seconds, p.dt, session.paused); // an action owns the flock: the time is owed
+    // while an action owns the flock, or a step is still being uploaded, the time is owed
+    if (!session.actions.busy && !this.uploading)
+      session.stepper.advance(session.flock, seconds, session.paused);
+    else session.stepper.owe(seconds, p.dt, session.paused);
     if (session.stepper.error) session.status(`${session.flock.backend}: ${session.stepper.error}`);
     const b = performance.now();
     uploadMs += this.consume(now); // the steps the cpu backend took on this thread in this frame
@@ -99,7 +111,10 @@ export class FrameLoop {
     times.sim = sim;
     times.upload = upload;
     times.draw = draw;
-    times.gpu = this.gpuTimer.ms;
+    // with the WebGPU layer the agents are drawn there (the WebGL frame holds only the box and grid)
+    const layer = this.view.gpuAgents.attached;
+    times.gpu = layer ? this.view.gpuAgents.gpuMs : this.gpuTimer.ms;
+    times.gpuSource = layer ? 'webgpu' : 'webgl';
     times.step = stepper.gpuOnly ? stepper.simMs / Math.max(1, stepper.steps) : flock.timing().total;
     times.stepsPerFrame = stepper.steps;
     const m = this.hud.last;

@@ -11,12 +11,14 @@ import type { WebGpuBackend } from '../src/backends/webgpu/backend.ts';
 import { createFlock, type Flock, paramsFromOptions, restoreFlock, restoreFlockSync } from '../src/flock.ts';
 import type { Metrics } from '../src/metrics/metrics.ts';
 import type { PresetName } from '../src/params/presets.ts';
-import type { ParamsOverride } from '../src/params/schema.ts';
-import { formatIssue, ParamError } from '../src/params/validate.ts';
+import type { Params, ParamsOverride } from '../src/params/schema.ts';
+import { formatIssue, ParamError, resolveParams } from '../src/params/validate.ts';
+import type { FlockState } from '../src/state/layout.ts';
 import { ActionQueue, SUPERSEDED, type Superseded } from './actions.ts';
 import type { ViewerConfig } from './config.ts';
 import type { Hud } from './hud.ts';
 import { HudMetrics } from './hudMetrics.ts';
+import { Seeder } from './seeder.ts';
 import { errorText, type Status } from './status.ts';
 import { Stepper } from './stepper.ts';
 import type { View } from './view.ts';
@@ -45,8 +47,12 @@ export function engineFor(name: BackendName): { backend: BackendName; threads?: 
   return name === 'webgpu' ? { backend: name } : { backend: name, kernel: 'js' };
 }
 
+/** Agent counts whose start state is seeded in a worker (about 1 s per million agents here). */
+const SEED_IN_WORKER = 50_000;
+
 export class FlockSession {
   readonly stepper = new Stepper();
+  private readonly seeder = new Seeder();
   /** Every rebuild, backend change, host-side edit and readback runs here, one at a time. */
   readonly actions = new ActionQueue();
   readonly metrics: HudMetrics;
@@ -141,16 +147,34 @@ export class FlockSession {
   /** Rebuild the flock (an action: after everything asked before, with no batch in flight). */
   async rebuild(override: ParamsOverride, key: string | null = null): Promise<string | null> {
     const why = await this.actions.do(key, async () => {
-      await this.stepper.sync(this.flock);
-      try {
-        await this.flock.reset(override);
-      } catch (e) {
-        return errorText(e);
-      }
-      this.afterRebuild();
-      return null;
+      const refused = await this.resetTo(override);
+      if (refused === null) this.afterRebuild();
+      return refused;
     });
     return why === SUPERSEDED ? null : why;
+  }
+
+  /**
+   * Reset the flock with `override` (inside an action); the reason when refused. A large flock's
+   * start state is seeded in a worker while the page keeps drawing the old one, then adopted.
+   */
+  private async resetTo(override: ParamsOverride): Promise<string | null> {
+    let state: FlockState | undefined;
+    try {
+      const next = resolveParams(override, this.flock.params as Params);
+      if (next.prey + next.predators >= SEED_IN_WORKER)
+        state = await this.seeder.seed(next, this.flock.state.buffer instanceof SharedArrayBuffer);
+    } catch (e) {
+      // refused parameters are refused below with the same message; a failed worker seeds here
+      if (!(e instanceof ParamError)) this.status(`${errorText(e)}; seeding on the page instead`);
+    }
+    await this.stepper.sync(this.flock);
+    try {
+      await this.flock.reset(override, state ? { state } : {});
+    } catch (e) {
+      return errorText(e);
+    }
+    return null;
   }
 
   private afterRebuild(): void {
@@ -164,12 +188,8 @@ export class FlockSession {
   /** Reset to a preset (latest choice wins); the reason when refused, or SUPERSEDED. */
   choosePreset(name: PresetName): Promise<string | null | Superseded> {
     return this.actions.do('preset', async () => {
-      await this.stepper.sync(this.flock);
-      try {
-        await this.flock.reset(paramsFromOptions({ preset: name }));
-      } catch (e) {
-        return errorText(e);
-      }
+      const refused = await this.resetTo(paramsFromOptions({ preset: name }));
+      if (refused !== null) return refused;
       this.config.preset = name;
       this.afterRebuild();
       this.view.fitCamera(this.flock.params);
