@@ -80,19 +80,25 @@ async function main(): Promise<void> {
   installHook(s, view, hud, loop, url);
 }
 
-/** `?bench` (optionally `?bench=10000,100000`): the page benchmark instead of the viewer. */
+/** `?bench` (optionally `?bench=10000,100000&backends=cpu,workers`): the page benchmark instead of the viewer. */
 async function bench(): Promise<void> {
-  const q = new URLSearchParams(location.search).get('bench') ?? '';
-  const counts = q
+  const { runBench, BENCH_BACKENDS } = await import('./bench.ts');
+  const query = new URLSearchParams(location.search);
+  const counts = (query.get('bench') ?? '')
     .split(',')
     .map(Number)
     .filter((n) => Number.isInteger(n) && n > 0);
+  const named = (query.get('backends') ?? '').split(',');
+  const backends = BENCH_BACKENDS.filter((b) => named.includes(b));
   const out = document.createElement('pre');
   out.id = 'bench';
   document.getElementById('app')!.append(out);
   document.getElementById('help')!.remove();
-  const { runBench } = await import('./bench.ts');
-  await runBench(out, counts.length ? counts : [10_000, 100_000]);
+  await runBench(
+    out,
+    counts.length ? counts : [10_000, 100_000],
+    backends.length ? backends : BENCH_BACKENDS,
+  );
 }
 
 (new URLSearchParams(location.search).has('bench') ? bench() : main()).catch((e: unknown) => {
