@@ -83,8 +83,15 @@ void main() {
 }
 `;
 
-/** Agents per bufferSubData call (256 kB of a float field). */
-const UPLOAD_CHUNK = 65_536;
+/** Agents per bufferSubData call (64 kB of a float field). */
+const UPLOAD_CHUNK = 16_384;
+/**
+ * Bytes one {@link AgentMesh.pump} sends at most. The copy goes through Chromium's transfer
+ * buffer to the GPU process: sent faster than that process takes it, a bufferSubData call
+ * blocks until it has (a million agents' first upload blocked for 0.7–1 s in one frame); a
+ * megabyte a frame leaves it the frame to catch up.
+ */
+const UPLOAD_BYTES_PER_PUMP = 1 << 20;
 
 interface FieldBuffer {
   readonly name: FieldName;
@@ -202,11 +209,16 @@ export class AgentMesh {
     this.mesh.geometry.instanceCount = state.count;
   }
 
+  /** Is an upload started and not complete? */
+  get pending(): boolean {
+    return this.source !== null;
+  }
+
   /**
    * Copy more of the started upload: chunk by chunk (every field of a chunk, so agents arrive
-   * whole), straight from the state's typed-array views, until it is complete or `budgetMs` is
-   * spent — a million agents' first upload took 0.7 s in one piece. True when complete. Allocates
-   * nothing. Call only while no step writes the state.
+   * whole), straight from the state's typed-array views, until it is complete, `budgetMs` is
+   * spent or a few megabytes are sent — a million agents' first upload took 0.7 s in one piece.
+   * True when complete. Allocates nothing. Call only while no step writes the state.
    */
   pump(budgetMs = Number.POSITIVE_INFINITY): boolean {
     const state = this.source;
@@ -215,6 +227,7 @@ export class AgentMesh {
     const front = state.front;
     const n = state.count;
     const t0 = performance.now();
+    let bytes = 0;
     while (this.cursor < n) {
       const len = Math.min(UPLOAD_CHUNK, n - this.cursor);
       for (let i = 0; i < this.buffers.length; i++) {
@@ -222,9 +235,10 @@ export class AgentMesh {
         const a = front[b.name];
         gl.bindBuffer(gl.ARRAY_BUFFER, b.buffer);
         gl.bufferSubData(gl.ARRAY_BUFFER, this.cursor * a.BYTES_PER_ELEMENT, a, this.cursor, len);
+        bytes += len * a.BYTES_PER_ELEMENT;
       }
       this.cursor += len;
-      if (performance.now() - t0 > budgetMs) break;
+      if (performance.now() - t0 > budgetMs || bytes >= UPLOAD_BYTES_PER_PUMP) break;
     }
     gl.bindBuffer(gl.ARRAY_BUFFER, null);
     if (this.cursor < n) return false;

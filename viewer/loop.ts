@@ -20,6 +20,8 @@ export class FrameLoop {
   frames = 0;
   /** A completed step is still being uploaded (no step is submitted until it is on the GPU). */
   private uploading = false;
+  /** The frame in which agents were last uploaded. */
+  private pumpedIn = -1;
   private last = performance.now();
   private readonly times: FrameTimes = {
     frame: 0,
@@ -52,10 +54,16 @@ export class FrameLoop {
     const { stepper, actions, flock } = this.session;
     if (stepper.busy || actions.busy) return 0;
     const t = performance.now();
+    const agents = this.view.agents;
     if (!this.view.gpuAgents.attached) {
-      if (stepper.fresh) this.view.agents.upload(flock.state);
+      if (stepper.fresh) agents.upload(flock.state);
       stepper.fresh = false;
-      this.uploading = !this.view.agents.pump(UPLOAD_BUDGET_MS);
+      // one pump a frame: the GPU process takes the bytes while the frame is drawn and presented
+      if (agents.pending && this.pumpedIn !== this.frames) {
+        this.pumpedIn = this.frames;
+        agents.pump(UPLOAD_BUDGET_MS);
+      }
+      this.uploading = agents.pending;
     } else this.uploading = false;
     const spent = performance.now() - t;
     this.session.metrics.poll(now);
