@@ -88,10 +88,10 @@ const UPLOAD_CHUNK = 16_384;
 /**
  * Bytes one {@link AgentMesh.pump} sends at most. The copy goes through Chromium's transfer
  * buffer to the GPU process: sent faster than that process takes it, a bufferSubData call
- * blocks until it has (a million agents' first upload blocked for 0.7–1 s in one frame); a
- * megabyte a frame leaves it the frame to catch up.
+ * blocks until it has (a million agents' first upload blocked for 0.7–1 s in one frame); a few
+ * megabytes a frame leave it the frame to catch up.
  */
-const UPLOAD_BYTES_PER_PUMP = 1 << 20;
+const UPLOAD_BYTES_PER_PUMP = 4 << 20;
 
 interface FieldBuffer {
   readonly name: FieldName;
