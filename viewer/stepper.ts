@@ -21,9 +21,11 @@ const SYNC_BUDGET_MS = 14;
 const MAX_BATCH = 8;
 /**
  * Wall time one asynchronous batch should take at most (ms): at a million agents a step takes
- * seconds, and a full batch of 8 would leave the picture still for half a minute.
+ * seconds, and a full batch of 8 would leave the picture still for half a minute. (Not less: a
+ * batch's wall time includes waiting for a core on a loaded machine, and small batches then
+ * step slower than the frames allow.)
  */
-const BATCH_TARGET_MS = 250;
+const BATCH_TARGET_MS = 1000;
 
 export class Stepper {
   /** Simulated time owed, in seconds. */
