@@ -120,7 +120,7 @@ export class FlockSession {
 
   /** Forget what belonged to the previous flock or state. */
   private restart(): void {
-    this.stepper.restart();
+    this.stepper.clear();
     this.stepper.error = null;
     this.stepper.fresh = true;
     this.metrics.forget();

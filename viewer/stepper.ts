@@ -19,13 +19,6 @@ const MAX_FRAME_DELTA = 0.1;
 const SYNC_BUDGET_MS = 14;
 /** Most steps one asynchronous batch may take. */
 const MAX_BATCH = 8;
-/**
- * Wall time one asynchronous batch should take at most (ms): at a million agents a step takes
- * seconds, and a full batch of 8 would leave the picture still for half a minute. (Not less: a
- * batch's wall time includes waiting for a core on a loaded machine, and small batches then
- * step slower than the frames allow.)
- */
-const BATCH_TARGET_MS = 1000;
 
 export class Stepper {
   /** Simulated time owed, in seconds. */
@@ -86,15 +79,6 @@ export class Stepper {
     this.owed = 0;
   }
 
-  /** A new flock or state: forget the last batch's step time too (the next batch measures it). */
-  restart(): void {
-    this.clear();
-    if (!this.inFlight) {
-      this.steps = 0;
-      this.simMs = 0;
-    }
-  }
-
   /**
    * Count a frame of `frameSeconds` real time without stepping (an action owns the flock, e.g. a
    * metrics readback): the time is owed to the next batch, up to one full batch.
@@ -129,10 +113,7 @@ export class Stepper {
       return;
     }
     if (this.inFlight || this.owed < dt) return;
-    const msPerStep = this.steps > 0 ? this.simMs / this.steps : 0;
-    // (unknown step time, e.g. right after a rebuild: one step first, to measure it)
-    const cap = msPerStep > 0 ? Math.max(1, Math.floor(BATCH_TARGET_MS / msPerStep)) : 1;
-    const n = Math.min(MAX_BATCH, cap, Math.floor(this.owed / dt));
+    const n = Math.min(MAX_BATCH, Math.floor(this.owed / dt));
     if (this.gpu && flock.engine === this.gpu) {
       if (this.holds === 0) this.submitGpu(flock, this.gpu, n);
       return;
