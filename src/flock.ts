@@ -22,10 +22,11 @@ import { getPreset, type PresetName, presets } from './params/presets.ts';
 import type { Params, ParamsOverride } from './params/schema.ts';
 import { mergeOverrides, ParamError, resolveParams, suggest } from './params/validate.ts';
 import { fields, getPath } from './params/walk.ts';
+import { checkAdoptedState } from './state/adopt.ts';
 import { hashHalf } from './state/checksum.ts';
 import { containAgents, containedState } from './state/contain.ts';
-import { SPARE_SLOTS, seedAgents } from './state/init.ts';
-import { FIELDS, FlockState, PREDATOR } from './state/layout.ts';
+import { seededState } from './state/init.ts';
+import { FIELDS, type FlockState, PREDATOR } from './state/layout.ts';
 import { decodeSnapshot, encodeSnapshot, type SnapshotMeta } from './state/snapshot.ts';
 import { VERSION } from './version.ts';
 
@@ -110,10 +111,12 @@ async function makeBackend(options: FlockOptions, params: Params): Promise<Start
   );
 }
 
-function newState(p: Params, shared: boolean): FlockState {
-  const state = FlockState.create(p.prey + p.predators + SPARE_SLOTS, { shared, dimensions: p.dimensions });
-  seedAgents(state, p);
-  return state;
+const newState = seededState;
+
+/** Options of {@link Flock.reset}. */
+export interface ResetOptions {
+  /** The seeded start of the new parameters, built elsewhere (see {@link Flock.reset}). */
+  state?: FlockState;
 }
 
 /** Typed-array views of one field per axis, valid until the next step. */
@@ -203,14 +206,21 @@ export class Flock {
    * With no step() pending (always so for a flock stepped with stepSync) the flock is rebuilt
    * before reset() returns, so stepSync can follow at once; else it is rebuilt after the pending
    * steps, when the returned Promise resolves (stepSync refuses until then).
+   *
+   * `options.state`: the seeded start of the new parameters built elsewhere (`seededState`, e.g.
+   * in a worker: seeding a million agents takes a second), adopted instead of seeding here. It is
+   * checked for the new parameters' count, capacity and dimensions, step 0 and the flock's kind of
+   * buffer (shared or not); a ParamError names what does not fit, and nothing changes.
    */
-  reset(partial: ParamsOverride = {}): Promise<void> {
+  reset(partial: ParamsOverride = {}, options: ResetOptions = {}): Promise<void> {
     this.assertLive();
     checkOverride(partial, 'reset(partial)', true);
     const next = resolveParams(partial, this.params as Params);
     this.assertKernelCovers(next);
+    const shared = this._state.buffer instanceof SharedArrayBuffer;
+    const adopted = options.state === undefined ? null : checkAdoptedState(options.state, next, shared);
     const rebuild = () => {
-      this._state = newState(next, this._state.buffer instanceof SharedArrayBuffer);
+      this._state = adopted ?? newState(next, shared);
       this._params = next;
       this.pending = null;
       this.impl.configure(next, this._state);

@@ -35,6 +35,7 @@ export {
   type FlockOptions,
   type KernelPlan,
   paramsFromOptions,
+  type ResetOptions,
   restoreFlock,
   restoreFlockSync,
   type Vec3Views,
@@ -65,6 +66,7 @@ export {
   resolveParams,
 } from './params/validate.ts';
 export { type FieldEntry, fields } from './params/walk.ts';
+export { SPARE_SLOTS, seededState } from './state/init.ts';
 export {
   type AnyBuffer,
   FlockState,

@@ -1,8 +1,9 @@
 /**
  * All agents in one instanced draw. Per-instance data is the flock's own structure-of-arrays
  * state: eight attributes (px py pz vx vy vz as floats, kind and alive as bytes), each backed by a
- * WebGL buffer that is refreshed with one `bufferSubData` per field straight from the front half
- * of the state buffer — the only copy of agent data per frame, and no allocation. The vertex
+ * WebGL buffer that is refreshed with `bufferSubData` straight from the front half of the state
+ * buffer (one call per field and 64k agents; a large upload is spread over frames) — the only copy
+ * of agent data per frame, and no allocation. The vertex
  * shader maps sim axes to three's (z up → y up), orients the body along the velocity, scales
  * predators up and dead agents to nothing, and flaps wings (or sways tails) with speed.
  */
@@ -82,6 +83,16 @@ void main() {
 }
 `;
 
+/** Agents per bufferSubData call (64 kB of a float field). */
+const UPLOAD_CHUNK = 16_384;
+/**
+ * Bytes one {@link AgentMesh.pump} sends at most. The copy goes through Chromium's transfer
+ * buffer to the GPU process: sent faster than that process takes it, a bufferSubData call
+ * blocks until it has (a million agents' first upload blocked for 0.7–1 s in one frame); a few
+ * megabytes a frame leave it the frame to catch up.
+ */
+const UPLOAD_BYTES_PER_PUMP = 4 << 20;
+
 interface FieldBuffer {
   readonly name: FieldName;
   readonly buffer: WebGLBuffer;
@@ -96,6 +107,9 @@ export class AgentMesh {
   private buffers: FieldBuffer[] = [];
   private boundState: FlockState | null = null;
   private boundCapacity = -1;
+  /** The state being uploaded (null when done) and how many of its slots are on the GPU. */
+  private source: FlockState | null = null;
+  private cursor = 0;
 
   constructor(renderer: WebGLRenderer, lightDir: Vector3) {
     this.gl = renderer.getContext() as WebGL2RenderingContext;
@@ -185,21 +199,51 @@ export class AgentMesh {
   }
 
   /**
-   * Copy the front half's live slots to the GPU: one bufferSubData per field, `count` elements,
-   * straight from the state's typed-array views. Allocates nothing.
+   * Start copying the front half's live slots to the GPU ({@link AgentMesh.pump} copies them).
+   * New GPU buffers (a new state) start zeroed: slots not copied yet are drawn as dead (not at all).
    */
   upload(state: FlockState): void {
     if (state !== this.boundState || state.capacity !== this.boundCapacity) this.bind(state);
+    this.source = state;
+    this.cursor = 0;
+    this.mesh.geometry.instanceCount = state.count;
+  }
+
+  /** Is an upload started and not complete? */
+  get pending(): boolean {
+    return this.source !== null;
+  }
+
+  /**
+   * Copy more of the started upload: chunk by chunk (every field of a chunk, so agents arrive
+   * whole), straight from the state's typed-array views, until it is complete, `budgetMs` is
+   * spent or a few megabytes are sent — a million agents' first upload took 0.7 s in one piece.
+   * True when complete. Allocates nothing. Call only while no step writes the state.
+   */
+  pump(budgetMs = Number.POSITIVE_INFINITY): boolean {
+    const state = this.source;
+    if (!state) return true;
     const gl = this.gl;
     const front = state.front;
     const n = state.count;
-    for (let i = 0; i < this.buffers.length; i++) {
-      const b = this.buffers[i];
-      gl.bindBuffer(gl.ARRAY_BUFFER, b.buffer);
-      if (n > 0) gl.bufferSubData(gl.ARRAY_BUFFER, 0, front[b.name], 0, n);
+    const t0 = performance.now();
+    let bytes = 0;
+    while (this.cursor < n) {
+      const len = Math.min(UPLOAD_CHUNK, n - this.cursor);
+      for (let i = 0; i < this.buffers.length; i++) {
+        const b = this.buffers[i];
+        const a = front[b.name];
+        gl.bindBuffer(gl.ARRAY_BUFFER, b.buffer);
+        gl.bufferSubData(gl.ARRAY_BUFFER, this.cursor * a.BYTES_PER_ELEMENT, a, this.cursor, len);
+        bytes += len * a.BYTES_PER_ELEMENT;
+      }
+      this.cursor += len;
+      if (performance.now() - t0 > budgetMs || bytes >= UPLOAD_BYTES_PER_PUMP) break;
     }
     gl.bindBuffer(gl.ARRAY_BUFFER, null);
-    this.mesh.geometry.instanceCount = n;
+    if (this.cursor < n) return false;
+    this.source = null;
+    return true;
   }
 
   dispose(): void {

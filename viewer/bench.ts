@@ -5,7 +5,7 @@
  * cube sized for about 15 neighbours, grid search), so the figures compare with
  * `murmur bench --n 10000,100000 --backend cpu,workers,webgpu --kernel auto` run in Node on the
  * same machine (calls of at most 20 steps, the flock rebuilt from its seed every 20 steps, untimed,
- * as there). `?bench=10000` picks the counts. Results are printed on the page, in the console
+ * as there). `?bench=10000` picks the counts, `&backends=cpu,workers` the backends. Results are printed on the page, in the console
  * and on `window.murmurBench`.
  */
 import { standardScenario } from '../bench/scenario.ts';
@@ -87,8 +87,15 @@ async function measure(backend: BackendName, n: number): Promise<BenchRow> {
   }
 }
 
+/** The backends `?bench` measures (all unless `&backends=` names some). */
+export const BENCH_BACKENDS: readonly BackendName[] = VIEWER_BACKENDS;
+
 /** Run the page benchmark, printing rows into `out` as they come. */
-export async function runBench(out: HTMLElement, counts: readonly number[]): Promise<BenchRow[]> {
+export async function runBench(
+  out: HTMLElement,
+  counts: readonly number[],
+  backends: readonly BackendName[] = BENCH_BACKENDS,
+): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   window.murmurBench = { rows, done: false };
   const line = (s: string) => {
@@ -98,7 +105,7 @@ export async function runBench(out: HTMLElement, counts: readonly number[]): Pro
   line(`murmur page bench (standard scenario, reynolds, grid; drawing off) — ${navigator.userAgent}`);
   line('backend   agents     engine               steps/s');
   for (const n of counts)
-    for (const backend of VIEWER_BACKENDS) {
+    for (const backend of backends) {
       const r = await measure(backend, n);
       rows.push(r);
       line(

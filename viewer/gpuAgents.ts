@@ -12,6 +12,7 @@ import { Matrix4, type PerspectiveCamera, type ShaderMaterial, SphereGeometry } 
 import { AGENT_BYTES, AGENT_OFFSETS } from '../src/backends/webgpu/agents.ts';
 import type { WebGpuBackend } from '../src/backends/webgpu/backend.ts';
 import type { Sphere } from '../src/params/spec.ts';
+import { GpuPassTimer } from './gpuPassTimer.ts';
 import { type ShapeName, shapeGeometry } from './shapes.ts';
 
 const SAMPLES = 4; // MSAA, like the WebGL renderer's antialias
@@ -54,6 +55,8 @@ interface Attached {
   vertices: number;
   color: GPUTexture | null;
   depth: GPUTexture | null;
+  /** GPU time of the pass (null: the device has no timestamp queries). */
+  readonly timer: GpuPassTimer | null;
 }
 
 /** The WebGPU agent layer over the WebGL canvas. */
@@ -209,6 +212,7 @@ export class GpuAgentView {
       vertices: 0,
       color: null,
       depth: null,
+      timer: GpuPassTimer.on(device),
     };
     this.buildShape();
     this.canvas.style.display = 'block';
@@ -225,6 +229,15 @@ export class GpuAgentView {
       b?.destroy();
     at.color?.destroy();
     at.depth?.destroy();
+    at.timer?.destroy();
+  }
+
+  /**
+   * GPU time of the layer's last timed pass (ms), from timestamp queries; null when detached, when
+   * the device has no `timestamp-query` (SwiftShader) or before the first result.
+   */
+  get gpuMs(): number | null {
+    return this.at?.timer?.ms ?? null;
   }
 
   /** Use a body shape (same geometry as the WebGL mesh). */
@@ -375,6 +388,7 @@ export class GpuAgentView {
     // the live slot count stays on the GPU: control[0] -> instanceCount of the indirect draw
     enc.copyBufferToBuffer(control, 0, at.indirect, 4, 4);
     this.colorAttachment.resolveTarget = ctx.getCurrentTexture().createView();
+    this.passDesc.timestampWrites = at.timer?.writes();
     const pass = enc.beginRenderPass(this.passDesc);
     if (this.visible && at.obstacleCount > 0 && at.obstacles) {
       pass.setPipeline(at.obstaclePipeline);
@@ -392,7 +406,9 @@ export class GpuAgentView {
       pass.drawIndirect(at.indirect, 0);
     }
     pass.end();
+    at.timer?.resolve(enc);
     device.queue.submit([enc.finish()]);
+    at.timer?.collect();
   }
 }
 

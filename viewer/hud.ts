@@ -14,8 +14,14 @@ export interface FrameTimes {
   sim: number;
   upload: number;
   draw: number;
-  /** GPU time of the WebGL drawing from timer queries; null where the browser has none. */
+  /**
+   * GPU time of drawing the agents: of the WebGL frame (timer queries) or, when the webgpu
+   * backend's agents are drawn from its buffers, of the WebGPU layer's pass (timestamp queries);
+   * null where the browser or the device has no timer.
+   */
   gpu: number | null;
+  /** Which renderer `gpu` times. */
+  gpuSource: 'webgl' | 'webgpu';
   step: number;
   stepsPerFrame: number;
 }
@@ -88,11 +94,13 @@ export class Hud {
     // fps counts presented frames (animation frames) over the last interval: what the eye sees,
     // also when a frame's work is small and the wait for the GPU or the compositor is long
     const perFrame = this.fps > 0 ? 1000 / this.fps : 0;
-    const gpu = times.gpu === null ? 'gpu n/a' : `gpu ${times.gpu.toFixed(2)}`;
+    const gpu = times.gpu === null ? 'gpu n/a' : `gpu ${times.gpu.toFixed(2)} ms (${times.gpuSource})`;
+    // short lines: the HUD fits a 390-px phone (the backend and the GPU time have lines of their own)
     this.text.textContent =
-      `${f(this.fps, this.fps < 10 ? 1 : 0)} fps  ${f(perFrame)} ms/frame   ${backend}${paused ? '   PAUSED' : ''}\n` +
-      `js ${f(times.frame)} ms: sim ${f(times.sim)}  upload ${f(times.upload, 2)}  draw ${f(times.draw)}   ${gpu}\n` +
-      `step  ${f(times.step, 2)} ms  steps/frame ${times.stepsPerFrame}\n` +
+      `${f(this.fps, this.fps < 10 ? 1 : 0)} fps  ${f(perFrame)} ms/frame${paused ? '   PAUSED' : ''}\n` +
+      `${backend}\n` +
+      `js ${f(times.frame)} ms: sim ${f(times.sim)}  upload ${f(times.upload, 2)}  draw ${f(times.draw)}\n` +
+      `${gpu}   step ${f(times.step, 2)} ms  steps/frame ${times.stepsPerFrame}\n` +
       `agents ${alive}` +
       (m
         ? `  prey ${m.alivePrey}  predators ${m.alivePredators}  step ${m.step}\n` +

@@ -105,28 +105,28 @@ export class WorldView {
     this.group.updateMatrixWorld(true);
   }
 
+  /**
+   * Fit the box and the floor grid to the world. They are built once, at unit size, and scaled:
+   * replacing them would dispose their materials, three would drop the shader programs with them
+   * and compile them again on the next frame (2 s on the page's thread in SwiftShader at a rebuild).
+   */
   private buildWorld(p: Params): void {
-    if (this.box) {
-      this.group.remove(this.box);
-      this.box.geometry.dispose();
-    }
-    if (this.floor) {
-      this.group.remove(this.floor);
-      this.floor.dispose();
+    if (!this.box || !this.floor) {
+      this.box = new LineSegments(
+        new EdgesGeometry(new BoxGeometry(1, 1, 1)),
+        new LineBasicMaterial({ color: 0x6c7a90 }),
+      );
+      this.box.frustumCulled = false;
+      this.floor = new GridHelper(1, 20, 0x3a4658, 0x262f3c);
+      this.floor.frustumCulled = false;
+      this.group.add(this.box, this.floor);
     }
     const { x, y, z } = p.world;
-    const centre = simToThree(x / 2, y / 2, z / 2, new Vector3());
-    const edges = new EdgesGeometry(new BoxGeometry(x, z, y));
-    this.box = new LineSegments(edges, new LineBasicMaterial({ color: 0x6c7a90 }));
-    this.box.position.copy(centre);
-    this.box.frustumCulled = false;
-    this.group.add(this.box);
-    const size = Math.max(x, y);
-    this.floor = new GridHelper(size, 20, 0x3a4658, 0x262f3c);
+    simToThree(x / 2, y / 2, z / 2, this.box.position);
+    this.box.scale.set(x, z, y);
+    // the grid is square: stretched to the floor's two sides
     this.floor.position.set(x / 2, 0, -y / 2);
-    this.floor.scale.set(x / size, 1, y / size);
-    this.floor.frustumCulled = false;
-    this.group.add(this.floor);
+    this.floor.scale.set(x, 1, y);
   }
 
   private buildObstacles(list: readonly Sphere[]): void {

@@ -1,5 +1,5 @@
 import type { Params } from '../params/schema.ts';
-import { type FlockState, PREDATOR, PREY } from './layout.ts';
+import { FlockState, PREDATOR, PREY } from './layout.ts';
 import { Rng } from './rng.ts';
 
 /** Extra slots beyond prey + predators, so predators can be added at run time. */
@@ -51,4 +51,16 @@ export function seedAgents(state: FlockState, p: Params): void {
   }
   state.count = n;
   state.stepCount = 0;
+}
+
+/**
+ * A new state holding the seeded start of `p` (capacity prey + predators + {@link SPARE_SLOTS}),
+ * in a SharedArrayBuffer when `shared`. What a flock builds on creation and reset; built elsewhere
+ * (e.g. in a worker, so that a million agents do not hold up a page), a flock adopts it with
+ * `reset(partial, { state })`.
+ */
+export function seededState(p: Params, shared: boolean): FlockState {
+  const state = FlockState.create(p.prey + p.predators + SPARE_SLOTS, { shared, dimensions: p.dimensions });
+  seedAgents(state, p);
+  return state;
 }

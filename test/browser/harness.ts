@@ -45,7 +45,7 @@ export async function open(
   });
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(served.url + hash);
-  await page.waitForFunction(ready, null, { timeout: 20_000 });
+  await page.waitForFunction(ready, null, { timeout: 60_000 }); // a loaded machine starts pages slowly
   return { page, errors };
 }
 

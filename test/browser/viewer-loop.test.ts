@@ -52,7 +52,17 @@ for (const backend of ['cpu', 'workers', 'webgpu'] as const) {
     const text = (await page.textContent('#hud-text')) ?? '';
     const shown = Number(/([\d.]+) fps/.exec(text)?.[1] ?? Number.NaN);
     assert.match(text, /ms\/frame/);
-    assert.match(text, /js .* sim .* upload .* draw .* gpu (n\/a|[\d.]+)/);
+    assert.match(text, /js .* sim .* upload .* draw .*\ngpu (n\/a|[\d.]+ ms \((webgl|webgpu)\))/);
+    // GPU time only where the renderer drawing the agents has a timer: else "gpu n/a", no figure
+    const timed = await page.evaluate(() => {
+      const engine = window.murmur!.flock.engine as unknown as { device?: GPUDevice };
+      if (window.murmur!.gpuRendering) return engine.device!.features.has('timestamp-query');
+      const gl = document.createElement('canvas').getContext('webgl2');
+      return gl?.getExtension('EXT_disjoint_timer_query_webgl2') != null;
+    });
+    const source = backend === 'webgpu' ? 'webgpu' : 'webgl';
+    if (timed) assert.match(text, new RegExp(`\ngpu [\\d.]+ ms \\(${source}\\)`), `${backend}: timed`);
+    else assert.match(text, /\ngpu n\/a /, `${backend}: no ${source} timer here, so no GPU figure`);
     assert.ok(
       shown > counted / 2 && shown < counted * 2 + 1,
       `${backend}: the HUD says ${shown} fps; the page presented ${counted.toFixed(1)} frames/s`,

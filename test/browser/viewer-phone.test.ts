@@ -1,6 +1,6 @@
 /**
- * The viewer on a phone (390×844, touch): the panel starts closed and the flock fills the screen;
- * a finger held still fires the laser, a double tap adds a predator.
+ * The viewer on a phone (390×844, touch): the panel starts closed, the flock fills the screen and
+ * the HUD fits inside it; a finger held still fires the laser, a double tap adds a predator.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -22,6 +22,23 @@ test('390×844: panel closed, the flock on screen, touch fires the laser and add
   assert.ok(panel.height < 60, `the panel is closed (${panel.height.toFixed(0)} px tall)`);
   await page.waitForTimeout(300);
   await shot(page, 'phone.png');
+  // the HUD lies inside the screen and no line of it is cut at the right edge
+  const hud = await page.evaluate(() => {
+    const box = document.getElementById('hud')!.getBoundingClientRect();
+    const text = document.getElementById('hud-text')!;
+    return {
+      left: box.left,
+      right: box.right,
+      top: box.top,
+      bottom: box.bottom,
+      overflow: text.scrollWidth - text.clientWidth,
+      text: text.textContent ?? '',
+    };
+  });
+  assert.match(hud.text, /fps[\s\S]*js [\s\S]*gpu/, 'the HUD shows its lines');
+  assert.ok(hud.left >= 0 && hud.right <= 390, `HUD spans x ${hud.left}–${hud.right} of 390`);
+  assert.ok(hud.top >= 0 && hud.bottom <= 844, `HUD spans y ${hud.top}–${hud.bottom} of 844`);
+  assert.ok(hud.overflow <= 0, `the HUD text overflows its box by ${hud.overflow} px`);
   // the flock is on screen: almost every agent projects inside the viewport
   const inside = await page.evaluate(() => {
     const f = window.murmur!.flock;
