@@ -13,7 +13,7 @@ export interface RuleConstants {
   readonly dt: number;
   readonly dims: number;
   readonly size: readonly [number, number, number];
-  readonly boundary: 0 | 1 | 2; // bounce, wrap, clamp
+  readonly boundary: 0 | 1 | 2 | 3 | 4; // bounce, wrap, clamp, push, teleport
   /** Per axis: the largest float32 value not above the world size (where a wall position is stored). */
   readonly wall: readonly [number, number, number];
   readonly sepR2: number;
@@ -62,6 +62,22 @@ export interface RuleConstants {
   readonly laserR2: number;
   readonly laserStrength: number;
   readonly laserKill2: number;
+
+  // --- The documents' own forms (issue 18; move into the kernel table when it lands) -----------
+  /** Push walls: speed added inwards at a crossed wall (world.push). */
+  readonly push: number;
+  /** separation.reduce = 'sum': the separation offsets are added up, not averaged. */
+  readonly sepSum: boolean;
+  /** steering.limitEach: Reynolds steering of each rule truncated to maxForce. */
+  readonly limitEach: boolean;
+  /** steering.desiredLength = 'unit': a normalised desired velocity keeps length 1. */
+  readonly desiredUnit: boolean;
+  /** motion.integration: 0 acceleration (v += a·dt), 1 increment (v += Σ), 2 replace (v' = Σ). */
+  readonly integration: 0 | 1 | 2;
+  /** motion.speedLimit = 'ramp' (Lindqvist LimitSpeed) instead of the clamp. */
+  readonly speedRamp: boolean;
+  /** Any of the forms above is not the default: prey take the general update (updateAgent). */
+  readonly documentForms: boolean;
 }
 
 /** The largest float32 value ≤ x (x > 0): float32 storage must never put an agent past a wall. */
@@ -80,11 +96,12 @@ export function deriveConstants(p: Params, predatorsPresent: boolean): RuleConst
     obstacles.set([o.x, o.y, o.z, o.r], i * 4);
   });
   const flockReach = Math.max(p.separation.radius, p.alignment.radius, p.cohesion.radius);
+  const forms = documentForms(p);
   return {
     dt: p.dt,
     dims: p.dimensions,
     size: [p.world.x, p.world.y, p.world.z],
-    boundary: p.world.boundary === 'bounce' ? 0 : p.world.boundary === 'wrap' ? 1 : 2,
+    boundary: BOUNDARY[p.world.boundary],
     wall: [float32AtMost(p.world.x), float32AtMost(p.world.y), float32AtMost(p.world.z)],
     sepR2: sq(p.separation.radius),
     aliR2: sq(p.alignment.radius),
@@ -126,5 +143,29 @@ export function deriveConstants(p: Params, predatorsPresent: boolean): RuleConst
     laserR2: sq(p.laser.radius),
     laserStrength: p.laser.strength,
     laserKill2: sq(p.laser.killWidth),
+    ...forms,
+  };
+}
+
+// --- The documents' own forms (issue 18) ----------------------------------------------------
+
+const BOUNDARY = { bounce: 0, wrap: 1, clamp: 2, push: 3, teleport: 4 } as const;
+const INTEGRATION = { acceleration: 0, increment: 1, replace: 2 } as const;
+
+/** The constants of the documents' own rule forms (see docs/model.md, "The documents exactly"). */
+function documentForms(p: Params) {
+  const sepSum = p.separation.reduce === 'sum';
+  const limitEach = p.steering.limitEach;
+  const desiredUnit = p.steering.desiredLength === 'unit';
+  const integration = INTEGRATION[p.motion.integration];
+  const speedRamp = p.motion.speedLimit === 'ramp';
+  return {
+    push: p.world.push,
+    sepSum,
+    limitEach,
+    desiredUnit,
+    integration,
+    speedRamp,
+    documentForms: sepSum || !limitEach || desiredUnit || integration !== 0 || speedRamp,
   };
 }

@@ -24,6 +24,7 @@ import {
   allocateByPriority,
   clampSpeedAt,
   normalizeAt,
+  rampSpeedAt,
   scaleAt,
   steerAt,
   truncateAt,
@@ -72,10 +73,13 @@ export function updateAgent(
   else if (predatorAcceleration(c, s, sums, o)) killed = true;
 
   const dt = c.dt;
-  s[NEW + 3] = uxi + s[ACC] * dt;
-  s[NEW + 4] = uyi + s[ACC + 1] * dt;
-  s[NEW + 5] = dims2 ? 0 : uzi + s[ACC + 2] * dt;
-  clampSpeedAt(s, NEW + 3, dims2 ? U2 : U3);
+  if (c.integration === 0) {
+    s[NEW + 3] = uxi + s[ACC] * dt;
+    s[NEW + 4] = uyi + s[ACC + 1] * dt;
+    s[NEW + 5] = dims2 ? 0 : uzi + s[ACC + 2] * dt;
+  } else integrateByDocument(c, s, dims2);
+  if (c.speedRamp) rampSpeedAt(s, NEW + 3, dt);
+  else clampSpeedAt(s, NEW + 3, dims2 ? U2 : U3);
   s[NEW] = s[POS] + s[NEW + 3] * dt;
   s[NEW + 1] = s[POS + 1] + s[NEW + 4] * dt;
   s[NEW + 2] = s[POS + 2] + s[NEW + 5] * dt;
@@ -112,9 +116,10 @@ function preyAcceleration(c: RuleConstants, s: Float64Array, sums: Float64Array,
   s[LIM + 3] = c.maxAccel;
   // Every rule vector is written (zero when the rule has no neighbours): the weighted sum and
   // the priority allocation both read all six.
-  if (average(s, SEP, sums, o + SUM_SEP)) setRule(s, SEP, c.sepNorm, c.reynolds, weights, 0);
+  if (c.sepSum ? total(s, SEP, sums, o + SUM_SEP) : average(s, SEP, sums, o + SUM_SEP))
+    setRule(c, s, SEP, c.sepNorm, weights, 0);
   if (average(s, ALI, sums, o + SUM_ALI)) {
-    if (c.reynolds) steerAt(s, ALI, c.aliNorm);
+    if (c.reynolds) steerAt(s, ALI, c.aliNorm, c.desiredUnit, c.limitEach);
     else {
       if (c.aliNorm) normalizeAt(s, ALI);
       if (c.aliRelative) {
@@ -125,9 +130,8 @@ function preyAcceleration(c: RuleConstants, s: Float64Array, sums: Float64Array,
     }
     scaleAt(s, ALI, weights, 1);
   }
-  if (average(s, COH, sums, o + SUM_COH)) setRule(s, COH, c.cohNorm, c.reynolds, weights, 2);
-  if (c.predatorsPresent && average(s, FLEE, sums, o + SUM_FLEE))
-    setRule(s, FLEE, c.reynolds, c.reynolds, weights, 3);
+  if (average(s, COH, sums, o + SUM_COH)) setRule(c, s, COH, c.cohNorm, weights, 2);
+  if (c.predatorsPresent && average(s, FLEE, sums, o + SUM_FLEE)) setRule(c, s, FLEE, c.reynolds, weights, 3);
   else zeroAt(s, FLEE);
   if (c.laser) repelFromLine(c, s, REPEL, TMP);
   else zeroAt(s, REPEL);
@@ -137,7 +141,9 @@ function preyAcceleration(c: RuleConstants, s: Float64Array, sums: Float64Array,
     s[ACC] = s[SEP] + s[ALI] + s[COH] + s[FLEE] + s[AVOID] + s[REPEL];
     s[ACC + 1] = s[SEP + 1] + s[ALI + 1] + s[COH + 1] + s[FLEE + 1] + s[AVOID + 1] + s[REPEL + 1];
     s[ACC + 2] = s[SEP + 2] + s[ALI + 2] + s[COH + 2] + s[FLEE + 2] + s[AVOID + 2] + s[REPEL + 2];
-    truncateAt(s, ACC, LIM + 3);
+    // the weighted sum is an acceleration limited to maxAccel; increment adds it unlimited, and
+    // replace limits its difference from the velocity (integrateByDocument)
+    if (c.integration === 0) truncateAt(s, ACC, LIM + 3);
   }
 }
 
@@ -153,17 +159,25 @@ function predatorAcceleration(c: RuleConstants, s: Float64Array, sums: Float64Ar
   s[LIM + 2] = c.predAccel;
   s[LIM + 3] = c.predAccel;
   // chase the centre of the prey in sight (confusion effect), else cruise on
-  if (!average(s, COH, sums, o + SUM_COH)) {
+  const sees = average(s, COH, sums, o + SUM_COH);
+  if (!sees) {
     s[COH] = speed > 0 ? uxi : 1;
     s[COH + 1] = speed > 0 ? uyi : 0;
     s[COH + 2] = speed > 0 ? uzi : 0;
   }
   if (dims2) s[COH + 2] = 0;
-  steerAt(s, COH, true);
+  if (c.integration === 2) {
+    // replace (Chalmers 4.2.2): the offset to the centre is the new velocity; none in sight: v
+    if (!sees) {
+      s[COH] = uxi;
+      s[COH + 1] = uyi;
+      s[COH + 2] = dims2 ? 0 : uzi;
+    }
+  } else steerAt(s, COH, true);
   s[ACC] = s[COH] + s[AVOID];
   s[ACC + 1] = s[COH + 1] + s[AVOID + 1];
   s[ACC + 2] = dims2 ? 0 : s[COH + 2] + s[AVOID + 2];
-  truncateAt(s, ACC, LIM + 3);
+  if (c.integration !== 2) truncateAt(s, ACC, LIM + 3);
   if (c.laser) {
     offsetFromLine(c, s, TMP);
     if (s[TMP + 3] < c.laserKill2) return true;
@@ -185,6 +199,35 @@ function average(s: Float64Array, v: number, sums: Float64Array, k: number): boo
   return true;
 }
 
+/** s[v..v+2] = the sums at sums[k..k+2] themselves (separation.reduce 'sum'); false, and zero, if none. */
+function total(s: Float64Array, v: number, sums: Float64Array, k: number): boolean {
+  if (sums[k + 3] === 0) {
+    zeroAt(s, v);
+    return false;
+  }
+  s[v] = sums[k];
+  s[v + 1] = sums[k + 1];
+  s[v + 2] = sums[k + 2];
+  return true;
+}
+
+/**
+ * The new velocity s[NEW+3..] from the combined rules s[ACC..] without dt: `increment` adds
+ * them to the velocity (Lindqvist thesis); `replace` takes them as the new velocity and limits
+ * its change from the old one to s[LIM+3] (Chalmers study 2.3: a ← v' − v, |a| ≤ a_max).
+ */
+function integrateByDocument(c: RuleConstants, s: Float64Array, dims2: boolean): void {
+  if (c.integration === 2) {
+    s[ACC] -= s[VEL];
+    s[ACC + 1] -= s[VEL + 1];
+    s[ACC + 2] -= s[VEL + 2];
+    truncateAt(s, ACC, LIM + 3);
+  }
+  s[NEW + 3] = s[VEL] + s[ACC];
+  s[NEW + 4] = s[VEL + 1] + s[ACC + 1];
+  s[NEW + 5] = dims2 ? 0 : s[VEL + 2] + s[ACC + 2];
+}
+
 function zeroAt(s: Float64Array, v: number): void {
   s[v] = 0;
   s[v + 1] = 0;
@@ -193,14 +236,14 @@ function zeroAt(s: Float64Array, v: number): void {
 
 /** One averaged rule vector (already in s[o..]): direct (optionally unit) or Reynolds steering; then weighted. */
 function setRule(
+  c: RuleConstants,
   s: Float64Array,
   o: number,
   norm: boolean,
-  reynolds: boolean,
   w: Float64Array,
   k: number,
 ): void {
-  if (reynolds) steerAt(s, o, norm);
+  if (c.reynolds) steerAt(s, o, norm, c.desiredUnit, c.limitEach);
   else if (norm) normalizeAt(s, o);
   scaleAt(s, o, w, k);
 }
