@@ -144,9 +144,9 @@ export const schema = {
       doc: 'Field of view in degrees; neighbours in the blind cone behind are ignored',
     }),
     integration: oneOf({
-      options: ['acceleration', 'increment', 'replace'],
+      options: ['acceleration', 'increment', 'impulse'],
       default: 'acceleration',
-      doc: 'acceleration: v += a·dt, the rules’ sum a limited to maxAccel (Intel, CGIT); increment: v += the rules’ sum, no dt, no limit (Lindqvist thesis); replace: the rules’ sum is the new velocity, its change from v limited to maxAccel, no dt (Chalmers study 2.3)',
+      doc: 'acceleration: v += a·dt, the rules’ sum a limited to maxAccel (Intel, CGIT); increment: v += the rules’ sum, no dt, no limit (Lindqvist thesis); impulse: v += the rules’ sum limited to maxAccel, no dt (Chalmers study 2.3: a = v′ − v, |a| ≤ a_max)',
     }),
     speedLimit: oneOf({
       options: ['clamp', 'ramp'],

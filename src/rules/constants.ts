@@ -72,7 +72,7 @@ export interface RuleConstants {
   readonly limitEach: boolean;
   /** steering.desiredLength = 'unit': a normalised desired velocity keeps length 1. */
   readonly desiredUnit: boolean;
-  /** motion.integration: 0 acceleration (v += a·dt), 1 increment (v += Σ), 2 replace (v' = Σ). */
+  /** motion.integration: 0 acceleration (v += a·dt), 1 increment (v += Σ), 2 impulse (v += Σ limited). */
   readonly integration: 0 | 1 | 2;
   /** motion.speedLimit = 'ramp' (Lindqvist LimitSpeed) instead of the clamp. */
   readonly speedRamp: boolean;
@@ -150,7 +150,7 @@ export function deriveConstants(p: Params, predatorsPresent: boolean): RuleConst
 // --- The documents' own forms (issue 18) ----------------------------------------------------
 
 const BOUNDARY = { bounce: 0, wrap: 1, clamp: 2, push: 3, teleport: 4 } as const;
-const INTEGRATION = { acceleration: 0, increment: 1, replace: 2 } as const;
+const INTEGRATION = { acceleration: 0, increment: 1, impulse: 2 } as const;
 
 /** The constants of the documents' own rule forms (see docs/model.md, "The documents exactly"). */
 function documentForms(p: Params) {

@@ -77,7 +77,7 @@ export function updateAgent(
     s[NEW + 3] = uxi + s[ACC] * dt;
     s[NEW + 4] = uyi + s[ACC + 1] * dt;
     s[NEW + 5] = dims2 ? 0 : uzi + s[ACC + 2] * dt;
-  } else integrateByDocument(c, s, dims2);
+  } else integrateByDocument(s, dims2);
   if (c.speedRamp) rampSpeedAt(s, NEW + 3, dt);
   else clampSpeedAt(s, NEW + 3, dims2 ? U2 : U3);
   s[NEW] = s[POS] + s[NEW + 3] * dt;
@@ -141,9 +141,8 @@ function preyAcceleration(c: RuleConstants, s: Float64Array, sums: Float64Array,
     s[ACC] = s[SEP] + s[ALI] + s[COH] + s[FLEE] + s[AVOID] + s[REPEL];
     s[ACC + 1] = s[SEP + 1] + s[ALI + 1] + s[COH + 1] + s[FLEE + 1] + s[AVOID + 1] + s[REPEL + 1];
     s[ACC + 2] = s[SEP + 2] + s[ALI + 2] + s[COH + 2] + s[FLEE + 2] + s[AVOID + 2] + s[REPEL + 2];
-    // the weighted sum is an acceleration limited to maxAccel; increment adds it unlimited, and
-    // replace limits its difference from the velocity (integrateByDocument)
-    if (c.integration === 0) truncateAt(s, ACC, LIM + 3);
+    // limited to maxAccel as an acceleration (× dt) or an impulse (no dt); increment: unlimited
+    if (c.integration !== 1) truncateAt(s, ACC, LIM + 3);
   }
 }
 
@@ -167,17 +166,13 @@ function predatorAcceleration(c: RuleConstants, s: Float64Array, sums: Float64Ar
   }
   if (dims2) s[COH + 2] = 0;
   if (c.integration === 2) {
-    // replace (Chalmers 4.2.2): the offset to the centre is the new velocity; none in sight: v
-    if (!sees) {
-      s[COH] = uxi;
-      s[COH + 1] = uyi;
-      s[COH + 2] = dims2 ? 0 : uzi;
-    }
+    // impulse (Chalmers 4.2.2): the offset to the centre itself is the rule vector; none in sight: none
+    if (!sees) zeroAt(s, COH);
   } else steerAt(s, COH, true);
   s[ACC] = s[COH] + s[AVOID];
   s[ACC + 1] = s[COH + 1] + s[AVOID + 1];
   s[ACC + 2] = dims2 ? 0 : s[COH + 2] + s[AVOID + 2];
-  if (c.integration !== 2) truncateAt(s, ACC, LIM + 3);
+  truncateAt(s, ACC, LIM + 3);
   if (c.laser) {
     offsetFromLine(c, s, TMP);
     if (s[TMP + 3] < c.laserKill2) return true;
@@ -212,17 +207,11 @@ function total(s: Float64Array, v: number, sums: Float64Array, k: number): boole
 }
 
 /**
- * The new velocity s[NEW+3..] from the combined rules s[ACC..] without dt: `increment` adds
- * them to the velocity (Lindqvist thesis); `replace` takes them as the new velocity and limits
- * its change from the old one to s[LIM+3] (Chalmers study 2.3: a ← v' − v, |a| ≤ a_max).
+ * The new velocity s[NEW+3..] from the combined rules s[ACC..] without dt: `increment` adds the
+ * unlimited sum (Lindqvist thesis), `impulse` the sum limited to maxAccel (Chalmers study 2.3,
+ * a ← v′ − v, |a| ≤ a_max; the limit was applied with the sum).
  */
-function integrateByDocument(c: RuleConstants, s: Float64Array, dims2: boolean): void {
-  if (c.integration === 2) {
-    s[ACC] -= s[VEL];
-    s[ACC + 1] -= s[VEL + 1];
-    s[ACC + 2] -= s[VEL + 2];
-    truncateAt(s, ACC, LIM + 3);
-  }
+function integrateByDocument(s: Float64Array, dims2: boolean): void {
   s[NEW + 3] = s[VEL] + s[ACC];
   s[NEW + 4] = s[VEL + 1] + s[ACC + 1];
   s[NEW + 5] = dims2 ? 0 : s[VEL + 2] + s[ACC + 2];
