@@ -62,9 +62,9 @@ fn rampSpeed(v: vec3<f32>, lo: f32, hi: f32, old: vec3<f32>, step: f32) -> vec3<
   let l = sqrt(dot(v, v));
   if (l > hi || l < lo || l == 0.0) { return old; }
   let o = sqrt(dot(old, old));
-  var target = o - step;
-  if (l > o) { target = o + step; }
-  return v * (target / l);
+  var speed = o - step;
+  if (l > o) { speed = o + step; }
+  return v * (speed / l);
 }
 
 fn reynolds() -> bool {
