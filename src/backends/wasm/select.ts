@@ -64,7 +64,10 @@ export function wasmGaps(p: Readonly<Params>): WasmGap[] {
       gaps.push({
         path,
         value,
-        why: 'the WebAssembly kernel has only the default rule forms',
+        why:
+          path === 'world.boundary'
+            ? 'the WebAssembly kernel has no push or teleport walls'
+            : 'the WebAssembly kernel has only the default rule forms',
         covered: covered.map((v) => JSON.stringify(v)).join(' or '),
       });
   }
