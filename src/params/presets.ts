@@ -35,7 +35,7 @@ export const presets: Readonly<Record<PresetName, Preset>> = {
     name: 'intel',
     source: 'Intel fish-school article, exactly',
     summary:
-      'The article’s code: normalised mean offsets (cohesion, separation) and mean velocity (alignment) weighted and summed, clamped to max acceleration, v += a·dt clamped to max speed, no vertical motion; walls reverse the velocity',
+      'The article’s code: normalised mean offsets (cohesion, separation) and mean velocity (alignment) weighted and summed, clamped to max acceleration, v += a·dt clamped to max speed, no vertical motion; walls reverse the velocity (and reflect the position)',
     params: {
       prey: 3000,
       dimensions: 2,
@@ -179,7 +179,7 @@ export const presets: Readonly<Record<PresetName, Preset>> = {
     name: 'lindqvist',
     source: 'after the Lindqvist thesis (tuned; exact: lindqvist-thesis)',
     summary:
-      'Every boid sees every other (all-pairs), unnormalised rule vectors added to the velocity, min and max speed, wrap-around world',
+      'Every boid sees every other (all-pairs), unnormalised rule vectors as accelerations (× dt, limited), speed clamped to [min, max], wrap-around world',
     params: {
       prey: 512,
       world: { x: 60, y: 60, z: 60, boundary: 'wrap' },
