@@ -13,76 +13,69 @@
 // sorted agents and cell starts in, calls step(begin, end) or sweep(begin, end) and copies the
 // result out.
 
-// I block (i32 slots)
-const I_PX: i32 = 0; // src px py pz vx vy vz id kind: 0..7
-const I_OPX: i32 = 8; // dst px py pz vx vy vz alive: 8..14
-const I_CELLSTART: i32 = 15;
-const I_N: i32 = 16; // nx ny nz
-const I_PREY_REACH: i32 = 19; // kx ky kz
-const I_PRED_REACH: i32 = 22;
-const I_WRAP: i32 = 25;
-const I_DIMS2: i32 = 26;
-const I_BOUNDARY: i32 = 27;
-const I_FALL: i32 = 28; // sep ali coh
-const I_FLAGS: i32 = 31;
-const I_RANGES: i32 = 32;
-/** Neighbour list: 9 arrays (j dx dy dz d2 vx vy vz kind) of I_NB_STRIDE bytes each. */
-const I_NB: i32 = 33;
-const I_NB_STRIDE: i32 = 34;
-/** 16 swizzle patterns (16 bytes each) moving the set lanes of a 4-bit mask to the front. */
-const I_LUT: i32 = 35;
-/** Symmetric sweep: accumulator slots (12 f64 each), ring size, tail start, the share's first
- * tail agent, the sink slot, and the window (see src/backends/cpu/symmetric.ts). */
-const I_ACC: i32 = 36;
-const I_RING: i32 = 37;
-const I_TAIL_START: i32 = 38;
-const I_TAIL_LO: i32 = 39;
-const I_SINK: i32 = 40;
-const I_WINDOW: i32 = 41;
-/** The sweep's next-step cell keys (u32 per agent) and per-cell counts; 0: not written. */
-const I_KEYS: i32 = 42;
-const I_COUNTS: i32 = 43;
-const I_SLOTS: i32 = 64;
+import { COINCIDENT_EPS, TIE_X, TIE_Y2, TIE_Y3, TIE_Z2, TIE_Z3 } from './shared-constants';
+// The slot constants and the shared numeric constants are generated from the kernel table
+// (src/rules/kernel-table.ts, `npm run gen`).
+import {
+  ALI_NORM,
+  ALI_RELATIVE,
+  COH_NORM,
+  F_ALI_R2,
+  F_ALI_W,
+  F_COH_R2,
+  F_COH_W,
+  F_DT,
+  F_FLEE_R2,
+  F_FLEE_W,
+  F_FOV_COS,
+  F_INV,
+  F_KILL_R2,
+  F_MAX_ACCEL,
+  F_MAX_FORCE,
+  F_MAX_SPEED,
+  F_MIN_SPEED,
+  F_PRED_ACCEL,
+  F_PRED_SPEED,
+  F_PRED_VISION_R2,
+  F_PREY_REACH2,
+  F_SEP_R2,
+  F_SEP_W,
+  F_SIZE,
+  I_ACC,
+  I_BOUNDARY,
+  I_CELLSTART,
+  I_COUNTS,
+  I_DIMS2,
+  I_FALL,
+  I_FLAGS,
+  I_KEYS,
+  I_LUT,
+  I_N,
+  I_NB,
+  I_NB_STRIDE,
+  I_OPX,
+  I_PRED_REACH,
+  I_PREY_REACH,
+  I_PX,
+  I_RANGES,
+  I_RING,
+  I_SINK,
+  I_SLOTS,
+  I_TAIL_LO,
+  I_TAIL_START,
+  I_WINDOW,
+  I_WRAP,
+  LAYOUT_VERSION,
+  PREDATORS,
+  PRIORITY,
+  REYNOLDS,
+  SEP_NORM,
+  USE_FOV,
+} from './slots';
 
-// F block (f64 slots)
-const F_INV: i32 = 0;
-const F_SIZE: i32 = 3;
-const F_PREY_REACH2: i32 = 6;
-const F_SEP_R2: i32 = 7;
-const F_ALI_R2: i32 = 8;
-const F_COH_R2: i32 = 9;
-const F_FLEE_R2: i32 = 10;
-const F_KILL_R2: i32 = 11;
-const F_PRED_VISION_R2: i32 = 12;
-const F_FOV_COS: i32 = 13;
-const F_SEP_W: i32 = 14;
-const F_ALI_W: i32 = 15;
-const F_COH_W: i32 = 16;
-const F_FLEE_W: i32 = 17;
-const F_MAX_FORCE: i32 = 18;
-const F_MAX_ACCEL: i32 = 19;
-const F_MIN_SPEED: i32 = 20;
-const F_MAX_SPEED: i32 = 21;
-const F_PRED_SPEED: i32 = 22;
-const F_PRED_ACCEL: i32 = 23;
-const F_DT: i32 = 24;
-// (64 f64 slots; the host lays out its arrays after them: F_SLOTS in src/backends/wasm/layout.ts)
-
-// flag bits
-const SEP_NORM: i32 = 1;
-const ALI_NORM: i32 = 2;
-const COH_NORM: i32 = 4;
-const ALI_RELATIVE: i32 = 8;
-const REYNOLDS: i32 = 16;
-const PRIORITY: i32 = 32;
-const USE_FOV: i32 = 64;
-const PREDATORS: i32 = 128;
-
-const COINCIDENT_EPS: f64 = 1e-4;
-
-/** Layout version: bump with any slot or export change (the host checks it). */
+/** Layout version: a hash of the slot layout (the host checks it). */
 export function layoutVersion(): i32 {
-  return 6;
+  return LAYOUT_VERSION;
 }
 
 /** First byte the host may use: I block, F block, then its arrays. */
@@ -381,9 +374,9 @@ function separateCoincident(
   idj = i32x4.replace_lane(idj, 3, load<i32>(id + ((<usize>i32x4.extract_lane(jv, 3)) << 2)));
   const eps = f32x4.splat(<f32>COINCIDENT_EPS);
   const sgn = v128.bitselect(eps, f32x4.neg(eps), i32x4.lt_u(vid, idj));
-  CX = v128.bitselect(f32x4.mul(f32x4.splat(<f32>0.6), sgn), dx, same);
-  CY = v128.bitselect(f32x4.mul(f32x4.splat(dims2 ? <f32>0.8 : <f32>0.64), sgn), dy, same);
-  CZ = v128.bitselect(f32x4.mul(f32x4.splat(dims2 ? <f32>0 : <f32>0.48), sgn), dz, same);
+  CX = v128.bitselect(f32x4.mul(f32x4.splat(<f32>TIE_X), sgn), dx, same);
+  CY = v128.bitselect(f32x4.mul(f32x4.splat(dims2 ? <f32>TIE_Y2 : <f32>TIE_Y3), sgn), dy, same);
+  CZ = v128.bitselect(f32x4.mul(f32x4.splat(dims2 ? <f32>TIE_Z2 : <f32>TIE_Z3), sgn), dz, same);
   CD2 = v128.bitselect(f32x4.splat(<f32>(COINCIDENT_EPS * COINCIDENT_EPS)), d2, same);
 }
 
@@ -1002,9 +995,9 @@ function prologue(lo: i32, hi: i32, begin: i32): void {
   const cohFall = gi(I_FALL + 2);
   const eps = <f32>COINCIDENT_EPS;
   const eps2 = <f32>(COINCIDENT_EPS * COINCIDENT_EPS);
-  const ux: f32 = 0.6;
-  const uy: f32 = dims2 ? 0.8 : 0.64;
-  const uz: f32 = dims2 ? 0 : 0.48;
+  const ux = <f32>TIE_X;
+  const uy = dims2 ? <f32>TIE_Y2 : <f32>TIE_Y3;
+  const uz = dims2 ? <f32>TIE_Z2 : <f32>TIE_Z3;
   const rp = gp(I_RANGES);
   for (let cell = cellOf(lo); cell < nCells && <i32>load<u32>(cs + ((<usize>cell) << 2)) < hi; cell++) {
     const c0 = <i32>load<u32>(cs + ((<usize>cell) << 2));
@@ -1232,7 +1225,7 @@ function finish(
   const dt = gf(F_DT);
   setR(uxi + ax * dt, uyi + ay * dt, dims2 ? 0 : uzi + az * dt);
   if (speedI > 0) clampSpeedR(minSpeed, maxSpeed, uxi, uyi, uzi);
-  else clampSpeedR(minSpeed, maxSpeed, 0.6, dims2 ? 0.8 : 0.64, dims2 ? 0 : 0.48);
+  else clampSpeedR(minSpeed, maxSpeed, TIE_X, dims2 ? TIE_Y2 : TIE_Y3, dims2 ? TIE_Z2 : TIE_Z3);
   const vx = RX;
   const vy = RY;
   const vz = RZ;
@@ -1559,9 +1552,9 @@ function finishQuad(i0: i32, n: i32): void {
     dims2 ? ZERO4 : f32x4.add(uz, f32x4.mul(az, dt)),
     <f32>gf(F_MIN_SPEED),
     <f32>gf(F_MAX_SPEED),
-    v128.bitselect(ux, f32x4.splat(0.6), moving),
-    v128.bitselect(uy, f32x4.splat(dims2 ? 0.8 : 0.64), moving),
-    v128.bitselect(uz, f32x4.splat(dims2 ? 0 : 0.48), moving),
+    v128.bitselect(ux, f32x4.splat(<f32>TIE_X), moving),
+    v128.bitselect(uy, f32x4.splat(dims2 ? <f32>TIE_Y2 : <f32>TIE_Y3), moving),
+    v128.bitselect(uz, f32x4.splat(dims2 ? <f32>TIE_Z2 : <f32>TIE_Z3), moving),
   );
   const vx = VX;
   const vy = VY;

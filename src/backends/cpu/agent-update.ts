@@ -20,6 +20,7 @@ import {
   TMP,
   VEL,
 } from '../../rules/scratch.ts';
+import { TIE_BREAK_2D, TIE_BREAK_3D } from '../../rules/shared-constants.ts';
 import {
   allocateByPriority,
   clampSpeedAt,
@@ -34,8 +35,8 @@ import { type Half, PREY } from '../../state/layout.ts';
 const PRIORITY = [AVOID, REPEL, FLEE, SEP, ALI, COH];
 
 /** Unit vectors along which coincident agents are pushed apart (3D, 2D). */
-export const U3 = [0.6, 0.64, 0.48];
-export const U2 = [0.6, 0.8, 0];
+export const U3 = [...TIE_BREAK_3D];
+export const U2 = [...TIE_BREAK_2D];
 
 /**
  * Everything after the neighbour pass for agent i of `src`: average the neighbour sums

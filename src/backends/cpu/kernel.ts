@@ -1,12 +1,13 @@
 import type { RuleConstants } from '../../rules/constants.ts';
 import { SCRATCH_LENGTH, SUM_ALI, SUM_COH, SUM_FLEE, SUM_SEP, SUMS } from '../../rules/scratch.ts';
+import { COINCIDENT_EPS } from '../../rules/shared-constants.ts';
 import type { UniformGrid } from '../../spatial/grid.ts';
 import { type Half, PREY } from '../../state/layout.ts';
 import { U2, U3, updateAgent } from './agent-update.ts';
 import { plainPrey, updatePrey } from './prey-update.ts';
 
 /** Deterministic direction used to separate two agents at the same point (antisymmetric in ids). */
-export const COINCIDENT_EPS = 1e-4;
+export { COINCIDENT_EPS };
 
 /** Per-thread scratch: allocated once, reused every step. */
 export interface KernelScratch {

@@ -4,7 +4,7 @@ import type { KeySink, UniformGrid } from '../../spatial/grid.ts';
 import type { Half } from '../../state/layout.ts';
 import type { KernelScratch } from '../cpu/kernel.ts';
 import type { SweepWindow } from '../cpu/symmetric.ts';
-import { compactionTable, F, F_SLOTS, FLAG, I, I_SLOTS, LAYOUT_VERSION } from './layout.ts';
+import { compactionTable, F, F_SLOTS, I, I_SLOTS, LAYOUT_VERSION, writeConstantSlots } from './layout.ts';
 
 /** Why the WebAssembly kernel cannot run these parameters (null: it can). */
 export function wasmUnsupportedReason(p: Params): string | null {
@@ -422,42 +422,8 @@ export class WasmKernel {
       i32[I.preyReach + a] = reach[a];
       i32[I.predReach + a] = reach[3 + a];
       f64[F.inv + a] = grid.inv[a];
-      f64[F.size + a] = c.size[a];
     }
-    i32[I.wrap] = c.boundary === 1 ? 1 : 0;
-    i32[I.dims2] = c.dims === 2 ? 1 : 0;
-    i32[I.boundary] = c.boundary;
-    i32[I.fall] = c.sepFall;
-    i32[I.fall + 1] = c.aliFall;
-    i32[I.fall + 2] = c.cohFall;
-    i32[I.flags] =
-      (c.sepNorm ? FLAG.sepNorm : 0) |
-      (c.aliNorm ? FLAG.aliNorm : 0) |
-      (c.cohNorm ? FLAG.cohNorm : 0) |
-      (c.aliRelative ? FLAG.aliRelative : 0) |
-      (c.reynolds ? FLAG.reynolds : 0) |
-      (c.priority ? FLAG.priority : 0) |
-      (c.fovCos > -1 ? FLAG.useFov : 0) |
-      (c.predatorsPresent ? FLAG.predators : 0);
-    f64[F.preyReach2] = c.preyReach * c.preyReach;
-    f64[F.sepR2] = c.sepR2;
-    f64[F.aliR2] = c.aliR2;
-    f64[F.cohR2] = c.cohR2;
-    f64[F.fleeR2] = c.fleeR2;
-    f64[F.killR2] = c.killR2;
-    f64[F.predVisionR2] = c.predVisionR2;
-    f64[F.fovCos] = c.fovCos;
-    f64[F.sepW] = c.sepW;
-    f64[F.aliW] = c.aliW;
-    f64[F.cohW] = c.cohW;
-    f64[F.fleeW] = c.fleeW;
-    f64[F.maxForce] = c.maxForce;
-    f64[F.maxAccel] = c.maxAccel;
-    f64[F.minSpeed] = c.minSpeed;
-    f64[F.maxSpeed] = c.maxSpeed;
-    f64[F.predSpeed] = c.predSpeed;
-    f64[F.predAccel] = c.predAccel;
-    f64[F.dt] = c.dt;
+    writeConstantSlots(c, i32, f64);
   }
 
   /** Copy the result for [begin, end) out into `dst`. */

@@ -4,6 +4,8 @@
  * scripts/embed.mjs), so nothing is read from disk or fetched: the built package works in Node,
  * CommonJS and every bundler without copying assets.
  */
+
+import { sharedConstantsWgsl } from './derived.generated.ts';
 import { gridLayout } from './gridSetup.ts';
 import { enumConstantsWgsl, paramsLayout } from './uniforms.ts';
 import { WGSL } from './wgsl.generated.ts';
@@ -21,9 +23,10 @@ export interface ShaderSources {
 /** The generated prelude every grid/step module starts with. */
 export function generatedPrelude(): string {
   return [
-    '// ---- generated from the parameter schema (src/backends/webgpu/uniforms.ts) ----',
+    '// ---- generated from the parameter schema and the kernel table (src/backends/webgpu/uniforms.ts) ----',
     paramsLayout.wgsl,
     enumConstantsWgsl,
+    sharedConstantsWgsl,
     gridLayout.wgsl,
     `const WG: u32 = ${WG}u;`,
     '',

@@ -2,7 +2,8 @@
 // agents in cell order (`src`) and the cell starts; each neighbour candidate is read once and
 // feeds every rule; then combine, clamp, integrate, collide, apply the boundary and write the
 // next state to `dst` at the same index. Keep the two in step: the tests compare them agent by
-// agent. Prepended by the host: the generated Params/Grid structs, enum constants, common.wgsl.
+// agent. Prepended by the host: the generated Params/Grid structs, enum and shared constants
+// (COINCIDENT_EPS, TIE_BREAK_3D/2D), common.wgsl.
 
 @group(0) @binding(0) var<uniform> P: Params;
 @group(0) @binding(1) var<uniform> G: Grid;
@@ -11,9 +12,6 @@
 @group(0) @binding(4) var<storage, read_write> dst: array<Agent>;
 @group(0) @binding(5) var<storage, read> edges: array<f32>;
 @group(0) @binding(6) var<storage, read_write> control: array<u32>;
-
-// Deterministic direction separating two agents at the same point (antisymmetric in ids).
-const COINCIDENT_EPS: f32 = 1e-4;
 
 fn falloffWeight(code: u32, d2: f32) -> f32 {
   if (code == SEPARATION_FALLOFF_NONE) { return 1.0; }
@@ -281,15 +279,14 @@ fn stepAgents(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
   let H = L * 0.5;
   let wrap = P.world_boundary == WORLD_BOUNDARY_WRAP;
   let dims2 = P.dimensions == 2u;
-  var U = vec3<f32>(0.6, 0.64, 0.48);
-  if (dims2) { U = vec3<f32>(0.6, 0.8, 0.0); }
-  let sq = vec3<f32>(P.separation_radius, P.alignment_radius, P.cohesion_radius);
-  let r2 = sq * sq;
-  let fleeR2 = P.flee_radius * P.flee_radius;
-  let killR2 = P.predator_killRadius * P.predator_killRadius;
-  let visionR2 = P.predator_vision * P.predator_vision;
-  var fovCos = -2.0;
-  if (P.motion_fov < 360.0) { fovCos = cos(radians(P.motion_fov * 0.5)); }
+  // the tie-break vector, squared radii and fovCos come from the kernel table (generated prelude)
+  var U = TIE_BREAK_3D;
+  if (dims2) { U = TIE_BREAK_2D; }
+  let r2 = vec3<f32>(P.sepR2, P.aliR2, P.cohR2);
+  let fleeR2 = P.fleeR2;
+  let killR2 = P.killR2;
+  let visionR2 = P.predVisionR2;
+  let fovCos = P.fovCos;
   let useFov = fovCos > -1.0;
   let speedI = sqrt(dot(vi, vi));
 

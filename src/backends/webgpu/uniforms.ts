@@ -1,11 +1,14 @@
 /**
  * Generates WGSL uniform structs and their host-side packing from a list of members, so the
  * shader layout and the bytes the host writes can never drift apart. The parameter block is
- * generated from the schema's `fields` list (one source of truth, no hand-kept offsets).
+ * generated from the schema's `fields` list (one source of truth, no hand-kept offsets), followed
+ * by the kernel table's derived values (squared radii, fovCos: derived.generated.ts), which the
+ * shader reads instead of recomputing.
  */
 import type { Params } from '../../params/schema.ts';
 import type { Sphere } from '../../params/spec.ts';
 import { type FieldEntry, fields, getPath } from '../../params/walk.ts';
+import { derivedMembers, derivedValues } from './derived.generated.ts';
 
 /** One member of a generated uniform struct. `vec4array` holds `length` vec4<f32>. */
 export interface UniformMember {
@@ -102,8 +105,11 @@ function membersOf(entries: readonly FieldEntry[]): UniformMember[] {
   return out;
 }
 
-/** The parameter block `Params`, generated from the schema. */
-export const paramsLayout: UniformLayout = layoutStruct('Params', membersOf(gpuFields));
+/** The parameter block `Params`: the schema's GPU fields, then the kernel table's derived values. */
+export const paramsLayout: UniformLayout = layoutStruct('Params', [
+  ...membersOf(gpuFields),
+  ...derivedMembers,
+]);
 
 /** `const WORLD_BOUNDARY_WRAP: u32 = 1u;` for every option of every GPU enum field. */
 export const enumConstantsWgsl: string = gpuFields
@@ -152,6 +158,9 @@ export function packParams(params: Params, view: DataView): void {
       }
     }
   }
+  const derived = derivedValues(params);
+  for (const m of derivedMembers)
+    view.setFloat32(paramsLayout.offsets.get(m.name) as number, derived[m.name], true);
 }
 
 /** Write plain numbers into a generated struct by member name (for derived, non-schema blocks). */

@@ -1,0 +1,252 @@
+/**
+ * The kernel constant table: every value a step kernel reads, with its type and how it derives
+ * from the parameters. The one place a rule parameter reaches the kernels: scripts/gen-kernel.ts
+ * (`npm run gen`) writes from it the TypeScript `RuleConstants` and `deriveConstants`
+ * (constants.generated.ts), the WebAssembly slot layout for the host and the AssemblyScript side
+ * (src/backends/wasm/layout.generated.ts, wasm/slots.ts) with a layout version hashed from it,
+ * and the derived members of the WGSL `Params` block with their packing
+ * (src/backends/webgpu/derived.generated.ts). CI fails when a generated file is out of date.
+ *
+ * Derivations are TypeScript expressions (over `p: Params` and `predatorsPresent`, with the
+ * helpers of derive-helpers.ts) so the generated code reads like hand-written code and the type
+ * checker sees every one.
+ */
+
+/** How a constant is typed: in TypeScript, and in the wasm and WGSL blocks that carry it. */
+export type KernelKind = 'f64' | 'i32' | 'bool' | 'enum' | 'vec3' | 'list';
+
+/** One value the kernels read: a field of `RuleConstants`. */
+export interface KernelConstant {
+  readonly name: string;
+  readonly kind: KernelKind;
+  readonly doc?: string;
+  /** TypeScript expression; for `enum` omitted (the code is the option index of `field`). */
+  readonly derive?: string;
+  /** `enum`: the schema field (dotted path) whose option index is the code, on CPU and GPU alike. */
+  readonly field?: string;
+  /**
+   * The GPU reads this value from its `Params` block (an f32 member of the same name): the
+   * expression computing it as the shader used to (f32 arithmetic), so the bytes stay the same.
+   */
+  readonly gpu?: string;
+}
+
+/** The constants, in `RuleConstants` order. */
+export const kernelConstants: readonly KernelConstant[] = [
+  { name: 'dt', kind: 'f64', derive: 'p.dt' },
+  { name: 'dims', kind: 'i32', derive: 'p.dimensions' },
+  { name: 'size', kind: 'vec3', derive: '[p.world.x, p.world.y, p.world.z]' },
+  { name: 'boundary', kind: 'enum', field: 'world.boundary', doc: 'bounce, wrap, clamp, push, teleport' },
+  {
+    name: 'wall',
+    kind: 'vec3',
+    doc: 'Per axis: the largest float32 value not above the world size (where a wall position is stored).',
+    derive: '[float32AtMost(p.world.x), float32AtMost(p.world.y), float32AtMost(p.world.z)]',
+  },
+  { name: 'sepR2', kind: 'f64', derive: 'sq(p.separation.radius)', gpu: 'f32sq(p.separation.radius)' },
+  { name: 'aliR2', kind: 'f64', derive: 'sq(p.alignment.radius)', gpu: 'f32sq(p.alignment.radius)' },
+  { name: 'cohR2', kind: 'f64', derive: 'sq(p.cohesion.radius)', gpu: 'f32sq(p.cohesion.radius)' },
+  { name: 'sepW', kind: 'f64', derive: 'p.separation.weight' },
+  { name: 'aliW', kind: 'f64', derive: 'p.alignment.weight' },
+  { name: 'cohW', kind: 'f64', derive: 'p.cohesion.weight' },
+  { name: 'sepFall', kind: 'enum', field: 'separation.falloff' },
+  { name: 'aliFall', kind: 'enum', field: 'alignment.falloff' },
+  { name: 'cohFall', kind: 'enum', field: 'cohesion.falloff' },
+  { name: 'sepNorm', kind: 'bool', derive: 'p.separation.normalize' },
+  { name: 'aliNorm', kind: 'bool', derive: 'p.alignment.normalize' },
+  { name: 'cohNorm', kind: 'bool', derive: 'p.cohesion.normalize' },
+  { name: 'aliRelative', kind: 'bool', derive: 'p.alignment.relative' },
+  { name: 'reynolds', kind: 'bool', derive: "p.steering.style === 'reynolds'" },
+  { name: 'priority', kind: 'bool', derive: "p.steering.combine === 'priority'" },
+  { name: 'maxForce', kind: 'f64', derive: 'p.steering.maxForce' },
+  { name: 'maxAccel', kind: 'f64', derive: 'p.motion.maxAccel' },
+  { name: 'minSpeed', kind: 'f64', derive: 'p.motion.minSpeed' },
+  { name: 'maxSpeed', kind: 'f64', derive: 'p.motion.maxSpeed' },
+  {
+    name: 'fovCos',
+    kind: 'f64',
+    doc: 'cos(fov / 2); -1 or less means no blind cone.',
+    derive: 'fovCosine(p.motion.fov)',
+    gpu: 'fovCosine(p.motion.fov)',
+  },
+  { name: 'predSpeed', kind: 'f64', derive: 'p.predator.speed' },
+  { name: 'predAccel', kind: 'f64', derive: 'p.predator.accel' },
+  {
+    name: 'predVisionR2',
+    kind: 'f64',
+    derive: 'sq(p.predator.vision)',
+    gpu: 'f32sq(p.predator.vision)',
+  },
+  { name: 'predVision', kind: 'f64', derive: 'p.predator.vision' },
+  { name: 'killR2', kind: 'f64', derive: 'sq(p.predator.killRadius)', gpu: 'f32sq(p.predator.killRadius)' },
+  { name: 'fleeR2', kind: 'f64', derive: 'sq(p.flee.radius)', gpu: 'f32sq(p.flee.radius)' },
+  { name: 'fleeW', kind: 'f64', derive: 'p.flee.weight' },
+  {
+    name: 'weights',
+    kind: 'list',
+    doc: 'Weights of separation, alignment, cohesion and flee, in that order.',
+    derive: 'Float64Array.of(p.separation.weight, p.alignment.weight, p.cohesion.weight, p.flee.weight)',
+  },
+  {
+    name: 'predatorsPresent',
+    kind: 'bool',
+    doc: 'Predators were present when derived: prey must check neighbour kinds.',
+    derive: 'predatorsPresent',
+  },
+  {
+    name: 'preyReach',
+    kind: 'f64',
+    doc: 'Largest radius a prey agent scans for (flocking, and fleeing/killing when predators exist).',
+    derive: 'preyReach(p, predatorsPresent)',
+  },
+  {
+    name: 'obstacles',
+    kind: 'list',
+    doc: 'Obstacles as (x, y, z, r) quadruples.',
+    derive: 'obstacleQuads(p)',
+  },
+  { name: 'nObstacles', kind: 'i32', derive: 'p.obstacles.length' },
+  { name: 'lookAhead', kind: 'f64', derive: 'p.avoidance.lookAhead' },
+  { name: 'avoidW', kind: 'f64', derive: 'p.avoidance.weight' },
+  { name: 'laser', kind: 'bool', derive: 'p.laser.enabled' },
+  { name: 'laserO', kind: 'vec3', derive: '[p.laser.ox, p.laser.oy, p.laser.oz]' },
+  { name: 'laserD', kind: 'vec3', doc: 'Unit direction of the laser.', derive: 'unitLaser(p)' },
+  { name: 'laserR2', kind: 'f64', derive: 'sq(p.laser.radius)' },
+  { name: 'laserStrength', kind: 'f64', derive: 'p.laser.strength' },
+  { name: 'laserKill2', kind: 'f64', derive: 'sq(p.laser.killWidth)' },
+  // The documents' own forms (issue 18; docs/model.md "The documents exactly"). TypeScript and
+  // WGSL only: the wasm kernel refuses them (select.ts wasmGaps), so they have no wasm slots.
+  {
+    name: 'push',
+    kind: 'f64',
+    doc: 'Push walls: speed added inwards at a crossed wall.',
+    derive: 'p.world.push',
+  },
+  {
+    name: 'sepSum',
+    kind: 'bool',
+    doc: 'The separation offsets are added up, not averaged.',
+    derive: "p.separation.reduce === 'sum'",
+  },
+  {
+    name: 'limitEach',
+    kind: 'bool',
+    doc: 'Reynolds steering of each rule truncated to maxForce.',
+    derive: 'p.steering.limitEach',
+  },
+  {
+    name: 'desiredUnit',
+    kind: 'bool',
+    doc: 'A normalised desired velocity keeps length 1.',
+    derive: "p.steering.desiredLength === 'unit'",
+  },
+  {
+    name: 'integration',
+    kind: 'enum',
+    field: 'motion.integration',
+    doc: 'acceleration (v += a·dt), increment (v += Σ), impulse (v += Σ limited to maxAccel)',
+  },
+  {
+    name: 'speedRamp',
+    kind: 'bool',
+    doc: 'Lindqvist’s LimitSpeed instead of the clamp.',
+    derive: "p.motion.speedLimit === 'ramp'",
+  },
+  {
+    name: 'documentForms',
+    kind: 'bool',
+    doc: 'Any of the forms above is not the default: prey take the general update (updateAgent).',
+    derive:
+      "p.separation.reduce === 'sum' || !p.steering.limitEach || p.steering.desiredLength === 'unit' || p.motion.integration !== 'acceleration' || p.motion.speedLimit === 'ramp'",
+  },
+];
+
+/** One slot (or `count` consecutive slots) of the wasm kernel's I (i32) or F (f64) block. */
+export interface WasmSlot {
+  /** Key in the host's `I` / `F` object; the AssemblyScript name is I_/F_ + its UPPER_SNAKE form. */
+  readonly name: string;
+  readonly count?: number;
+  /** AssemblyScript name when it is not the derived one. */
+  readonly as?: string;
+  readonly doc?: string;
+  /**
+   * What the host writes from `c: RuleConstants` (one expression per slot). Absent: the host's
+   * own code writes it (pointers, sizes, grid values).
+   */
+  readonly write?: string | readonly string[];
+}
+
+/** The I block (i32 slots): pointers and sizes the host sets per call, then integer constants. */
+export const wasmISlots: readonly WasmSlot[] = [
+  { name: 'src', as: 'I_PX', count: 8, doc: 'src px py pz vx vy vz id kind' },
+  { name: 'dst', as: 'I_OPX', count: 7, doc: 'dst px py pz vx vy vz alive' },
+  { name: 'cellStart', as: 'I_CELLSTART' },
+  { name: 'n', count: 3, doc: 'nx ny nz' },
+  { name: 'preyReach', count: 3, doc: 'kx ky kz' },
+  { name: 'predReach', count: 3 },
+  { name: 'wrap', write: 'c.boundary === 1 ? 1 : 0' },
+  { name: 'dims2', write: 'c.dims === 2 ? 1 : 0' },
+  { name: 'boundary', write: 'c.boundary' },
+  { name: 'fall', count: 3, doc: 'sep ali coh', write: ['c.sepFall', 'c.aliFall', 'c.cohFall'] },
+  { name: 'flags', doc: 'the FLAG bits', write: 'FLAGS' },
+  { name: 'ranges' },
+  { name: 'nb', doc: 'Neighbour list: 9 arrays of `nbStride` bytes (j dx dy dz d2 vx vy vz kind).' },
+  { name: 'nbStride' },
+  { name: 'lut', doc: '16 swizzle patterns that move the set lanes of a 4-bit mask to the front.' },
+  {
+    name: 'acc',
+    doc: 'Symmetric sweep: accumulator slots (12 f32 each), ring, tail start, the share’s first tail agent, sink slot, window.',
+  },
+  { name: 'ring' },
+  { name: 'tailStart' },
+  { name: 'tailLo' },
+  { name: 'sink' },
+  { name: 'window' },
+  { name: 'keys', doc: 'The sweep’s next-step cell keys per agent and per-cell counts (0: not written).' },
+  { name: 'counts' },
+];
+
+/** The F block (f64 slots). */
+export const wasmFSlots: readonly WasmSlot[] = [
+  { name: 'inv', count: 3, doc: 'the grid’s inverse cell widths' },
+  { name: 'size', count: 3, write: ['c.size[0]', 'c.size[1]', 'c.size[2]'] },
+  { name: 'preyReach2', write: 'c.preyReach * c.preyReach' },
+  { name: 'sepR2', write: 'c.sepR2' },
+  { name: 'aliR2', write: 'c.aliR2' },
+  { name: 'cohR2', write: 'c.cohR2' },
+  { name: 'fleeR2', write: 'c.fleeR2' },
+  { name: 'killR2', write: 'c.killR2' },
+  { name: 'predVisionR2', write: 'c.predVisionR2' },
+  { name: 'fovCos', write: 'c.fovCos' },
+  { name: 'sepW', write: 'c.sepW' },
+  { name: 'aliW', write: 'c.aliW' },
+  { name: 'cohW', write: 'c.cohW' },
+  { name: 'fleeW', write: 'c.fleeW' },
+  { name: 'maxForce', write: 'c.maxForce' },
+  { name: 'maxAccel', write: 'c.maxAccel' },
+  { name: 'minSpeed', write: 'c.minSpeed' },
+  { name: 'maxSpeed', write: 'c.maxSpeed' },
+  { name: 'predSpeed', write: 'c.predSpeed' },
+  { name: 'predAccel', write: 'c.predAccel' },
+  { name: 'dt', write: 'c.dt' },
+];
+
+/** Slots reserved per block (the host lays its arrays out after them). */
+export const WASM_I_SLOTS = 64;
+export const WASM_F_SLOTS = 64;
+
+/** Bits of the I block's `flags` slot, lowest first: name and the `c` expression that sets it. */
+export const wasmFlags: readonly { readonly name: string; readonly from: string; readonly doc?: string }[] = [
+  { name: 'sepNorm', from: 'c.sepNorm' },
+  { name: 'aliNorm', from: 'c.aliNorm' },
+  { name: 'cohNorm', from: 'c.cohNorm' },
+  { name: 'aliRelative', from: 'c.aliRelative' },
+  { name: 'reynolds', from: 'c.reynolds' },
+  { name: 'priority', from: 'c.priority' },
+  { name: 'useFov', from: 'c.fovCos > -1' },
+  {
+    name: 'predators',
+    from: 'c.predatorsPresent',
+    doc: 'Predators may be among the candidates (else kinds are not read).',
+  },
+];
