@@ -1,6 +1,6 @@
 // The exact presets on every kernel: WebGPU agrees with the cpu reference on random states (the
 // tolerance of test/webgpu/step.test.ts), and the WebAssembly kernel, which has only the default
-// rule forms, is refused by name when asked for and passed over by auto.
+// rule forms, is refused by name when asked for and passed over by auto; workers give cpu's bytes.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { decideKernel, wasmGaps } from '../src/backends/wasm/select.ts';
@@ -81,5 +81,20 @@ for (const [name, options] of exact) {
       }
     }
     await g.dispose();
+  });
+}
+
+for (const [name, options] of exact) {
+  test(`${name}: workers (2 threads, the TypeScript kernel) give the bytes of cpu (js)`, async () => {
+    const w = await createFlock({ ...options, backend: 'workers', threads: 2, kernel: 'js' });
+    const c = await createFlock({ ...options, backend: 'cpu', kernel: 'js' });
+    try {
+      await w.step(3);
+      await c.step(3);
+      assert.deepEqual(agentsById(w), agentsById(c));
+    } finally {
+      await w.dispose();
+      await c.dispose();
+    }
   });
 }
