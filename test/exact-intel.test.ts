@@ -8,12 +8,18 @@ import {
   type Expected,
   limit,
   mul,
+  norm,
   plus,
   presetParams,
   stepCpu,
   stepGpu,
   unit,
 } from './exact-helpers.ts';
+
+/** Unreal's FVector::Normalize(Tolerance = 1e-8): a vector with |v|² ≤ 1e-8 is left as it is. */
+const normalize = (v: readonly number[]): [number, number, number] =>
+  norm(v) * norm(v) > 1e-8 ? unit(v) : [v[0], v[1], v[2]];
+
 import type { AgentSpec } from './helpers.ts';
 
 // 2D fish layer: z = world.z / 2 = 10 for every fish; dt = 1/60 (the schema default).
@@ -40,14 +46,14 @@ function byHand(maxAccel: number, maxVel: number): Map<number, Expected> {
       others.reduce((s, o) => plus(s, o.p), [0, 0, 0]),
       1 / others.length,
     );
-    const cohesion = unit(plus(centre, mul(p, -1)));
+    const cohesion = normalize(plus(centre, mul(p, -1)));
     // lines 148–158: separation = −(Σ (p_j − p_i) / n), normalised
     const offsets = sepNeighbours.reduce((s, o) => plus(s, plus(o.p, mul(p, -1))), [0, 0, 0]);
     const separation = sepNeighbours.length
-      ? unit(mul(mul(offsets, 1 / sepNeighbours.length), -1))
+      ? normalize(mul(mul(offsets, 1 / sepNeighbours.length), -1))
       : [0, 0, 0];
     // lines 166–173: alignment = Σ v_j / n, normalised
-    const alignment = unit(
+    const alignment = normalize(
       mul(
         others.reduce((s, o) => plus(s, o.v ?? [0, 0, 0]), [0, 0, 0]),
         1 / others.length,
@@ -75,6 +81,22 @@ const wallWant = new Map<number, Expected>([
   [7, { p: [320 - (159.96875 + 12 * dt), 20, 10], v: [-12, 0, 0] }],
 ]);
 
+// Unreal's tolerance (lines 140, 158, 173): F is 3 from E (alignment and cohesion, not
+// separation) and barely moves: v_F = (2⁻¹⁵, 0, 0), |v_F|² ≈ 9.3e-10 ≤ 1e-8, so E's alignment
+// stays (2⁻¹⁵, 0, 0) instead of becoming (1, 0, 0). E: a = 0.6·(1, 0, 0) + (2⁻¹⁵, 0, 0).
+// F: a = 0.6·(−1, 0, 0) + 1·unit(1, 0, 0) = (0.4, 0, 0).
+const tiny = 2 ** -15;
+const E: AgentSpec = { p: [50, 50, 10], v: [1, 0, 0], id: 3 };
+const F: AgentSpec = { p: [53, 50, 10], v: [tiny, 0, 0], id: 4 };
+const move = (s: AgentSpec, a: readonly number[]): Expected => {
+  const nv = plus(s.v ?? [0, 0, 0], mul(a, dt));
+  return { p: plus(s.p, mul(nv, dt)), v: nv };
+};
+const toleranceWant = new Map<number, Expected>([
+  [3, move(E, plus(mul([1, 0, 0], 0.6), [tiny, 0, 0]))],
+  [4, move(F, plus(mul([-1, 0, 0], 0.6), [1, 0, 0]))],
+]);
+
 const cases: [string, AgentSpec[], Record<string, unknown>, Map<number, Expected>][] = [
   ['three fish, preset limits (no clamp reached)', school, {}, byHand(20, 12)],
   // the clamp of acceleration (line 179) and of speed (line 193) both acting
@@ -85,6 +107,7 @@ const cases: [string, AgentSpec[], Record<string, unknown>, Map<number, Expected
     byHand(1, 2),
   ],
   ['a fish crossing a wall', [wall], {}, wallWant],
+  ['a fish whose neighbour barely moves (normalisation tolerance 1e-8)', [E, F], {}, toleranceWant],
 ];
 
 for (const [name, agents, over, want] of cases) {

@@ -46,13 +46,23 @@ describe('fuzz finds, kept', () => {
   });
 
   test('obstacles pushed agents outside the world (issue 18), for every boundary and huge radii', () => {
-    for (const boundary of ['bounce', 'clamp', 'wrap'] as const)
-      for (const r of [60, 1e9, 1e200, Number.MAX_VALUE])
+    // radii beyond half the world's smallest side are refused (obstacles[0].r); the largest
+    // allowed one, placed on top of the flock and at a corner, keeps every agent inside
+    for (const boundary of ['bounce', 'clamp', 'wrap'] as const) {
+      for (const r of [60, 1e9, 1e200, Number.MAX_VALUE]) {
+        const f = createFlockSync({ prey: 20, seed: 1, world: { boundary } });
+        assert.throws(
+          () => f.set({ obstacles: [{ x: 50, y: 50, z: 50, r }] }),
+          (e: unknown) => e instanceof ParamError && e.issues[0].path === 'obstacles[0].r',
+        );
+      }
+      for (const at of [50, 0, 100])
         stepsInside({ prey: 200, seed: 1, world: { boundary } }, 3, {
-          obstacles: [{ x: 50, y: 50, z: 50, r }],
+          obstacles: [{ x: at, y: at, z: at, r: 50 }],
         });
+    }
     stepsInside({ prey: 1, dimensions: 2, seed: 0, world: { x: 0.001, y: 0.001, z: 0.001 } }, 3, {
-      obstacles: [{ x: 0, y: 0, z: 0, r: 1e9 }],
+      obstacles: [{ x: 0, y: 0, z: 0, r: 0.0005 }],
     });
   });
 

@@ -305,7 +305,8 @@ describe('bad or extreme input never produces NaN', () => {
           world: { ...(o.world as object), boundary: enums.boundary },
           steering: { ...(o.steering as object), style: enums.style, combine: enums.combine },
           separation: { ...(o.separation as object), falloff: enums.falloff },
-          obstacles: [{ x: 0.5, y: 0.5, z: 0.5, r: 0.3 }],
+          // the largest radius the world allows (at most half its smallest side)
+          obstacles: [{ x: 0.5, y: 0.5, z: 0.5, r: Math.min(0.3, smallestHalfSide(o, enums.dims)) }],
           laser: {
             enabled: enums.laser,
             ox: 0,
@@ -339,3 +340,9 @@ describe('bad or extreme input never produces NaN', () => {
     );
   });
 });
+
+/** Half the smallest side of a world override's x, y (and z in 3D). */
+function smallestHalfSide(o: Record<string, unknown>, dims: number): number {
+  const w = o.world as { x: number; y: number; z: number };
+  return Math.min(w.x, w.y, dims === 2 ? w.y : w.z) / 2;
+}

@@ -1,6 +1,7 @@
-// Build the WebAssembly SIMD step kernel from wasm/kernel.ts (AssemblyScript) into
-// build/murmur-kernel.wasm, then embed it (and the WGSL shaders) into the library's generated
-// modules (scripts/embed.mjs). Usage: node wasm/build.mjs  (CI runs it before the tests)
+// Build the WebAssembly SIMD step kernel from wasm/kernel.ts (AssemblyScript; the entry, which
+// lists the files it is made of) into build/murmur-kernel.wasm, then embed it (and the WGSL
+// shaders) into the library's generated modules (scripts/embed.mjs).
+// Usage: node wasm/build.mjs  (CI runs it before the tests)
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +32,8 @@ if (error) {
 
 // Inline harder than asc does (its limits leave the finish's vector helpers as calls that pass
 // v128 values through memory). Measured: the symmetric sweep 12 % and the gathering pass 8 %
-// faster at 100k agents, the same bytes.
+// faster at 100k agents, the same bytes. The kernel's files rely on it: a helper with one caller
+// is always inlined (oneCallerInlineMaxSize), so a loop split into helpers compiles as one.
 const module = binaryen.readBinary(readFileSync(out));
 // (what asc's output uses; GC and the like would change the binary's type encoding)
 const F = binaryen.Features;

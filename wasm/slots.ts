@@ -4,7 +4,7 @@
 // flag bits (the host side: src/backends/wasm/layout.generated.ts).
 
 /** Layout version: a hash of this layout (the host checks it). */
-export const LAYOUT_VERSION: i32 = 1794791238;
+export const LAYOUT_VERSION: i32 = 893289891;
 
 // I block (i32 slots)
 export const I_PX: i32 = 0; // src px py pz vx vy vz id kind; 8 slots
@@ -54,6 +54,7 @@ export const F_MAX_SPEED: i32 = 21;
 export const F_PRED_SPEED: i32 = 22;
 export const F_PRED_ACCEL: i32 = 23;
 export const F_DT: i32 = 24;
+export const F_NORM_TOL: i32 = 25;
 export const F_SLOTS: i32 = 64;
 
 // flag bits

@@ -35,12 +35,15 @@ export const presets: Readonly<Record<PresetName, Preset>> = {
     name: 'intel',
     source: 'Intel fish-school article, exactly',
     summary:
-      'The article’s code: normalised mean offsets (cohesion, separation) and mean velocity (alignment) weighted and summed, clamped to max acceleration, v += a·dt clamped to max speed, no vertical motion; walls reverse the velocity (and reflect the position)',
+      'The article’s code: normalised mean offsets (cohesion, separation) and mean velocity (alignment) weighted and summed, clamped to max acceleration, v += a·dt clamped to max speed, no vertical motion; Unreal’s normalisation tolerance 1e-8; walls reverse the velocity (and reflect the position); a hit on an obstacle undoes the move, reverses and moves back',
     params: {
       prey: 3000,
       dimensions: 2,
       world: { x: 160, y: 100, z: 20, boundary: 'bounce' },
-      steering: { style: 'direct', combine: 'weighted' },
+      // Unreal's FVector::Normalize leaves |v|² ≤ 1e-8 as it is; a hit undoes the move, reverses
+      // and moves back (the article's three lines)
+      steering: { style: 'direct', combine: 'weighted', normalizeTolerance: 1e-8 },
+      avoidance: { collision: 'retreat' },
       separation: { radius: 2, weight: 1.5, falloff: 'none', normalize: true, reduce: 'mean' },
       alignment: { radius: 6, weight: 1, falloff: 'none', normalize: true, relative: false },
       cohesion: { radius: 8, weight: 0.6, falloff: 'none', normalize: true },

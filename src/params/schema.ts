@@ -125,6 +125,12 @@ export const schema = {
       default: 'maxSpeed',
       doc: 'Reynolds style: a normalised rule’s desired velocity has length maxSpeed, or 1 (CGIT report’s alignment)',
     }),
+    normalizeTolerance: num({
+      default: 0,
+      min: 0,
+      max: BIG,
+      doc: 'A rule vector whose squared length is at most this is left as is by normalisation (Unreal’s FVector::Normalize tolerance; 0: every nonzero vector is normalised)',
+    }),
   },
   motion: {
     maxAccel: num({
@@ -172,11 +178,16 @@ export const schema = {
   obstacles: spheres({
     maxItems: 16,
     default: [],
-    doc: 'Spherical obstacles as JSON [{"x":..,"y":..,"z":..,"r":..}], at most 16',
+    doc: 'Spherical obstacles as JSON [{"x":..,"y":..,"z":..,"r":..}], at most 16; r at most half the world’s smallest side',
   }),
   avoidance: {
     lookAhead: num({ default: 0.5, min: 0, max: BIG, doc: 'See-ahead ray length in seconds of travel' }),
     weight: num({ default: 4, min: 0, max: BIG, doc: 'Obstacle avoidance, in units of maxAccel' }),
+    collision: oneOf({
+      options: ['stay', 'retreat'],
+      default: 'stay',
+      doc: 'A move that would enter an obstacle: stay (keep the previous position, reverse the velocity) or retreat (Intel article: undo the move, reverse the velocity, move back one step)',
+    }),
   },
   laser: {
     enabled: bool({ default: false, doc: 'Fire the repelling line' }),

@@ -3,6 +3,12 @@ import { schema } from './schema.ts';
 import { isLeaf, type LeafSpec, type Sphere } from './spec.ts';
 import { type FieldEntry, fieldByPath, fields, getPath, setPath } from './walk.ts';
 
+/**
+ * Obstacle centres stay within ± the largest world size, so that no squared distance to one can
+ * overflow (in float64 or in the GPU's float32).
+ */
+const OBSTACLE_CENTRE_LIMIT = schema.world.x.max;
+
 /** One problem found in a parameter set. */
 export interface ParamIssue {
   /** Dotted field path, e.g. `separation.radius` or `obstacles[2].r`. */
@@ -72,7 +78,7 @@ export function describeAllowed(spec: LeafSpec): string {
     case 'enum':
       return `one of ${spec.options.map((o) => JSON.stringify(o)).join(', ')}`;
     case 'spheres':
-      return `a list of at most ${spec.maxItems} spheres {x, y, z, r} with finite numbers and r > 0`;
+      return `a list of at most ${spec.maxItems} spheres {x, y, z, r}: x, y, z from ${-OBSTACLE_CENTRE_LIMIT} to ${OBSTACLE_CENTRE_LIMIT}, r > 0 and at most half the world's smallest side`;
   }
 }
 
@@ -120,12 +126,18 @@ function checkLeaf(path: string, spec: LeafSpec, v: unknown, issues: ParamIssue[
             issues.push({ path: `${path}[${i}].${k}`, value: o[k], allowed: 'only the keys x, y, z, r' });
         for (const k of ['x', 'y', 'z', 'r']) {
           const c = o[k];
-          const ok = typeof c === 'number' && Number.isFinite(c) && (k !== 'r' || c > 0);
+          const ok =
+            typeof c === 'number' &&
+            Number.isFinite(c) &&
+            (k === 'r' ? c > 0 : Math.abs(c) <= OBSTACLE_CENTRE_LIMIT);
           if (!ok)
             issues.push({
               path: `${path}[${i}].${k}`,
               value: c,
-              allowed: k === 'r' ? 'a finite number > 0' : 'a finite number',
+              allowed:
+                k === 'r'
+                  ? 'a finite number > 0'
+                  : `a number from ${-OBSTACLE_CENTRE_LIMIT} to ${OBSTACLE_CENTRE_LIMIT}`,
             });
         }
       }
@@ -204,8 +216,29 @@ function findUnknown(o: Record<string, unknown>, issues: ParamIssue[]): void {
   }
 }
 
+/**
+ * An obstacle's radius is at most half the world's smallest side (x, y, and z in 3D): then no
+ * sphere can cover the world (its diameter is shorter than the box's diagonal), its surface
+ * towards the world's centre is inside the world whenever its centre is, and r² stays finite.
+ */
+function obstacleRadiusChecks(p: Params, issues: ParamIssue[]): void {
+  const w = p.world;
+  const sides = p.dimensions === 2 ? [w.x, w.y] : [w.x, w.y, w.z];
+  const most = Math.min(...sides) / 2;
+  const world = p.dimensions === 2 ? `${w.x} × ${w.y} (2D)` : `${w.x} × ${w.y} × ${w.z}`;
+  p.obstacles.forEach((o, i) => {
+    if (o.r > most)
+      issues.push({
+        path: `obstacles[${i}].r`,
+        value: o.r,
+        allowed: `at most half the world's smallest side, ${most} (world ${world}): an obstacle may not cover the world`,
+      });
+  });
+}
+
 /** Checks that involve more than one field. */
 function crossChecks(p: Params, issues: ParamIssue[]): void {
+  obstacleRadiusChecks(p, issues);
   if (p.motion.minSpeed > p.motion.maxSpeed)
     issues.push({
       path: 'motion.minSpeed',

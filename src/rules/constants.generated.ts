@@ -40,6 +40,12 @@ export const COHESION_FALLOFF_CODE = {
   "1/d2": 2,
 } as const;
 
+/** Kernel codes of avoidance.collision: the schema's option index (the GPU uses the same). */
+export const AVOIDANCE_COLLISION_CODE = {
+  "stay": 0,
+  "retreat": 1,
+} as const;
+
 /** Kernel codes of motion.integration: the schema's option index (the GPU uses the same). */
 export const MOTION_INTEGRATION_CODE = {
   "acceleration": 0,
@@ -75,6 +81,8 @@ export interface RuleConstants {
   readonly reynolds: boolean;
   readonly priority: boolean;
   readonly maxForce: number;
+  /** Normalisation leaves a vector whose squared length is at most this unchanged. */
+  readonly normTol: number;
   readonly maxAccel: number;
   readonly minSpeed: number;
   readonly maxSpeed: number;
@@ -98,6 +106,8 @@ export interface RuleConstants {
   readonly nObstacles: number;
   readonly lookAhead: number;
   readonly avoidW: number;
+  /** Hard-collision response: stay (at the previous position), retreat (Intel: undo, reverse, move back). */
+  readonly collision: 0 | 1;
   readonly laser: boolean;
   readonly laserO: readonly [number, number, number];
   /** Unit direction of the laser. */
@@ -145,6 +155,7 @@ export function deriveConstants(p: Params, predatorsPresent: boolean): RuleConst
     reynolds: p.steering.style === 'reynolds',
     priority: p.steering.combine === 'priority',
     maxForce: p.steering.maxForce,
+    normTol: p.steering.normalizeTolerance,
     maxAccel: p.motion.maxAccel,
     minSpeed: p.motion.minSpeed,
     maxSpeed: p.motion.maxSpeed,
@@ -163,6 +174,7 @@ export function deriveConstants(p: Params, predatorsPresent: boolean): RuleConst
     nObstacles: p.obstacles.length,
     lookAhead: p.avoidance.lookAhead,
     avoidW: p.avoidance.weight,
+    collision: AVOIDANCE_COLLISION_CODE[p.avoidance.collision],
     laser: p.laser.enabled,
     laserO: [p.laser.ox, p.laser.oy, p.laser.oz],
     laserD: unitLaser(p),

@@ -59,6 +59,12 @@ export const kernelConstants: readonly KernelConstant[] = [
   { name: 'reynolds', kind: 'bool', derive: "p.steering.style === 'reynolds'" },
   { name: 'priority', kind: 'bool', derive: "p.steering.combine === 'priority'" },
   { name: 'maxForce', kind: 'f64', derive: 'p.steering.maxForce' },
+  {
+    name: 'normTol',
+    kind: 'f64',
+    doc: 'Normalisation leaves a vector whose squared length is at most this unchanged.',
+    derive: 'p.steering.normalizeTolerance',
+  },
   { name: 'maxAccel', kind: 'f64', derive: 'p.motion.maxAccel' },
   { name: 'minSpeed', kind: 'f64', derive: 'p.motion.minSpeed' },
   { name: 'maxSpeed', kind: 'f64', derive: 'p.motion.maxSpeed' },
@@ -108,6 +114,12 @@ export const kernelConstants: readonly KernelConstant[] = [
   { name: 'nObstacles', kind: 'i32', derive: 'p.obstacles.length' },
   { name: 'lookAhead', kind: 'f64', derive: 'p.avoidance.lookAhead' },
   { name: 'avoidW', kind: 'f64', derive: 'p.avoidance.weight' },
+  {
+    name: 'collision',
+    kind: 'enum',
+    field: 'avoidance.collision',
+    doc: 'Hard-collision response: stay (at the previous position), retreat (Intel: undo, reverse, move back).',
+  },
   { name: 'laser', kind: 'bool', derive: 'p.laser.enabled' },
   { name: 'laserO', kind: 'vec3', derive: '[p.laser.ox, p.laser.oy, p.laser.oz]' },
   { name: 'laserD', kind: 'vec3', doc: 'Unit direction of the laser.', derive: 'unitLaser(p)' },
@@ -229,6 +241,7 @@ export const wasmFSlots: readonly WasmSlot[] = [
   { name: 'predSpeed', write: 'c.predSpeed' },
   { name: 'predAccel', write: 'c.predAccel' },
   { name: 'dt', write: 'c.dt' },
+  { name: 'normTol', write: 'c.normTol' },
 ];
 
 /** Slots reserved per block (the host lays its arrays out after them). */

@@ -5,11 +5,11 @@ import { LIM, VEL } from './scratch.ts';
  * offset; limits are read from the LIM slots. No objects, no boxed numbers.
  */
 
-/** Scale v = s[o..o+2] to unit length (zero stays zero). */
-export function normalizeAt(s: Float64Array, o: number): void {
-  const l = Math.sqrt(s[o] * s[o] + s[o + 1] * s[o + 1] + s[o + 2] * s[o + 2]);
-  if (l > 0) {
-    const f = 1 / l;
+/** Scale v = s[o..o+2] to unit length, unless |v|² ≤ `tol` (then v stays as it is: zero stays zero). */
+export function normalizeAt(s: Float64Array, o: number, tol: number): void {
+  const l2 = s[o] * s[o] + s[o + 1] * s[o + 1] + s[o + 2] * s[o + 2];
+  if (l2 > tol) {
+    const f = 1 / Math.sqrt(l2);
     s[o] *= f;
     s[o + 1] *= f;
     s[o + 2] *= f;
@@ -37,15 +37,23 @@ export function truncateAt(s: Float64Array, o: number, max: number): void {
 
 /**
  * Reynolds steering: the desired velocity s[o..o+2] (scaled to the max speed s[LIM+1] when
- * `scale`, or to unit length when also `unit`) minus the agent's velocity s[VEL..], truncated to
- * the max force s[LIM+2] unless `limit` is false (the CGIT report limits only the sum).
+ * `scale` and |desired|² > `tol`, or to unit length when also `unit`) minus the agent's velocity
+ * s[VEL..], truncated to the max force s[LIM+2] unless `limit` is false (the CGIT report limits
+ * only the sum).
  */
-export function steerAt(s: Float64Array, o: number, scale: boolean, unit = false, limit = true): void {
-  if (scale && unit) normalizeAt(s, o);
+export function steerAt(
+  s: Float64Array,
+  o: number,
+  scale: boolean,
+  tol: number,
+  unit = false,
+  limit = true,
+): void {
+  if (scale && unit) normalizeAt(s, o, tol);
   else if (scale) {
-    const l = Math.sqrt(s[o] * s[o] + s[o + 1] * s[o + 1] + s[o + 2] * s[o + 2]);
-    if (l > 0) {
-      const f = s[LIM + 1] / l; // one division: to unit length and up to the max speed at once
+    const l2 = s[o] * s[o] + s[o + 1] * s[o + 1] + s[o + 2] * s[o + 2];
+    if (l2 > tol) {
+      const f = s[LIM + 1] / Math.sqrt(l2); // one division: to unit length and up to the max speed at once
       s[o] *= f;
       s[o + 1] *= f;
       s[o + 2] *= f;

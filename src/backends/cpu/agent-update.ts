@@ -1,7 +1,7 @@
 import { applyBoundary } from '../../rules/boundary.ts';
 import type { RuleConstants } from '../../rules/constants.ts';
 import { offsetFromLine, repelFromLine } from '../../rules/laser.ts';
-import { avoidObstacles, resolveObstacleCollision } from '../../rules/obstacles.ts';
+import { avoidObstacles, moveAmongObstacles } from '../../rules/obstacles.ts';
 import {
   ACC,
   ALI,
@@ -84,13 +84,9 @@ export function updateAgent(
   s[NEW] = s[POS] + s[NEW + 3] * dt;
   s[NEW + 1] = s[POS + 1] + s[NEW + 4] * dt;
   s[NEW + 2] = s[POS + 2] + s[NEW + 5] * dt;
-  applyBoundary(c, 0, s, NEW);
-  applyBoundary(c, 1, s, NEW);
-  if (!dims2) applyBoundary(c, 2, s, NEW);
-  if (c.nObstacles > 0) {
-    resolveObstacleCollision(c, s, NEW);
-    // the push onto an obstacle's surface can leave the world: the walls have the last word
-    // (issue 18; flocks without obstacles never come here, so their bytes are unchanged)
+  if (c.nObstacles > 0)
+    moveAmongObstacles(c, s, NEW); // the walls, the swept collision, the walls again
+  else {
     applyBoundary(c, 0, s, NEW);
     applyBoundary(c, 1, s, NEW);
     if (!dims2) applyBoundary(c, 2, s, NEW);
@@ -120,9 +116,9 @@ function preyAcceleration(c: RuleConstants, s: Float64Array, sums: Float64Array,
   if (c.sepSum ? total(s, SEP, sums, o + SUM_SEP) : average(s, SEP, sums, o + SUM_SEP))
     setRule(c, s, SEP, c.sepNorm, weights, 0);
   if (average(s, ALI, sums, o + SUM_ALI)) {
-    if (c.reynolds) steerAt(s, ALI, c.aliNorm, c.desiredUnit, c.limitEach);
+    if (c.reynolds) steerAt(s, ALI, c.aliNorm, c.normTol, c.desiredUnit, c.limitEach);
     else {
-      if (c.aliNorm) normalizeAt(s, ALI);
+      if (c.aliNorm) normalizeAt(s, ALI, c.normTol);
       if (c.aliRelative) {
         s[ALI] -= s[VEL];
         s[ALI + 1] -= s[VEL + 1];
@@ -169,7 +165,7 @@ function predatorAcceleration(c: RuleConstants, s: Float64Array, sums: Float64Ar
   if (c.integration === 2) {
     // impulse (Chalmers 4.2.2): the offset to the centre itself is the rule vector; none in sight: none
     if (!sees) zeroAt(s, COH);
-  } else steerAt(s, COH, true);
+  } else steerAt(s, COH, true, c.normTol);
   s[ACC] = s[COH] + s[AVOID];
   s[ACC + 1] = s[COH + 1] + s[AVOID + 1];
   s[ACC + 2] = dims2 ? 0 : s[COH + 2] + s[AVOID + 2];
@@ -233,7 +229,7 @@ function setRule(
   w: Float64Array,
   k: number,
 ): void {
-  if (c.reynolds) steerAt(s, o, norm, c.desiredUnit, c.limitEach);
-  else if (norm) normalizeAt(s, o);
+  if (c.reynolds) steerAt(s, o, norm, c.normTol, c.desiredUnit, c.limitEach);
+  else if (norm) normalizeAt(s, o, c.normTol);
   scaleAt(s, o, w, k);
 }

@@ -36,6 +36,7 @@ export function updatePrey(
   const reynolds = c.reynolds;
   const maxSpeed = c.maxSpeed;
   const maxForce = c.maxForce;
+  const normTol = c.normTol;
   const weights = c.weights;
   let sx = 0;
   let sy = 0;
@@ -58,9 +59,9 @@ export function updatePrey(
     const norm = rule === 0 ? c.sepNorm : rule === 1 ? c.aliNorm : c.cohNorm;
     if (reynolds) {
       if (norm) {
-        const l = Math.sqrt(x * x + y * y + z * z);
-        if (l > 0) {
-          const g = maxSpeed / l;
+        const l2 = x * x + y * y + z * z;
+        if (l2 > normTol) {
+          const g = maxSpeed / Math.sqrt(l2);
           x *= g;
           y *= g;
           z *= g;
@@ -78,9 +79,9 @@ export function updatePrey(
       }
     } else {
       if (norm) {
-        const l = Math.sqrt(x * x + y * y + z * z);
-        if (l > 0) {
-          const g = 1 / l;
+        const l2 = x * x + y * y + z * z;
+        if (l2 > normTol) {
+          const g = 1 / Math.sqrt(l2);
           x *= g;
           y *= g;
           z *= g;

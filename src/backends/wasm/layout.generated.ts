@@ -3,7 +3,7 @@
 import type { RuleConstants } from '../../rules/constants.ts';
 
 /** Hash of the slot layout below; the kernel binary reports the same (wasm/slots.ts) or is stale. */
-export const LAYOUT_VERSION = 1794791238;
+export const LAYOUT_VERSION = 893289891;
 
 /** Slot numbers of the WebAssembly kernel’s I (i32) block. */
 export const I = {
@@ -56,6 +56,7 @@ export const F = {
   predSpeed: 22,
   predAccel: 23,
   dt: 24,
+  normTol: 25,
 } as const;
 export const F_SLOTS = 64;
 
@@ -110,4 +111,5 @@ export function writeConstantSlots(c: RuleConstants, i32: Int32Array, f64: Float
   f64[F.predSpeed] = c.predSpeed;
   f64[F.predAccel] = c.predAccel;
   f64[F.dt] = c.dt;
+  f64[F.normTol] = c.normTol;
 }

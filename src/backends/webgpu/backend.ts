@@ -14,15 +14,16 @@ import type { Params } from '../../params/schema.ts';
 import { type FlockState, PREDATOR } from '../../state/layout.ts';
 import type { Backend, BackendInfo, StepTiming } from '../types.ts';
 import { AGENT_BYTES, packAgents, unpackAgents } from './agents.ts';
+import { bindBuffers, dispatch, MAP_READ, readBuffer, storageBuffer, Usage } from './dispatch.ts';
 import {
-  bindBuffers,
-  dispatch,
-  layoutEntries,
-  MAP_READ,
-  readBuffer,
-  storageBuffer,
-  Usage,
-} from './dispatch.ts';
+  type AgentBuffers,
+  checkAgentCapacity,
+  createAgentBuffers,
+  createGridBuffers,
+  destroyAgentBuffers,
+  destroyGridBuffers,
+  type GridBuffers,
+} from './flock-buffers.ts';
 import {
   adapterSummary,
   type GpuContext,
@@ -31,12 +32,14 @@ import {
   WebGpuUnavailableError,
 } from './gpu.ts';
 import { type GridSetup, gridLayout, setupGrid } from './gridSetup.ts';
-import { createScanPipelines, PrefixSum, type ScanPipelines } from './scan.ts';
-import { loadShaders, WG } from './shaders.ts';
+import { KernelTimer, type KernelTimes } from './kernel-timer.ts';
+import { type Pipelines, pipelinesFor } from './pipelines.ts';
+import { WG } from './shaders.ts';
 import { packParams, packValues, paramsLayout } from './uniforms.ts';
 
 export { AGENT_BYTES, AGENT_OFFSETS } from './agents.ts';
 export { describeAdapter, type GpuContext, requestGpu, WebGpuUnavailableError } from './gpu.ts';
+export type { KernelTimes } from './kernel-timer.ts';
 
 /** Options of {@link createWebGpuBackend}. */
 export interface WebGpuBackendOptions extends GpuOptions {
@@ -45,18 +48,6 @@ export interface WebGpuBackendOptions extends GpuOptions {
    * per device, and dispose() leaves a shared device alive. Request it with {@link requestGpu}.
    */
   shared?: GpuContext;
-}
-
-/** GPU time per kernel group of the last timed step, in milliseconds. */
-export interface KernelTimes {
-  /** Clearing the cell counts, cell ids and counting. */
-  count: number;
-  /** The prefix sum over cell counts. */
-  scan: number;
-  /** Scatter into cell order and the id order inside cells. */
-  scatter: number;
-  /** The fused rule kernel. */
-  step: number;
 }
 
 /** The GPU buffers a renderer can use directly (valid until the next configure or dispose). */
@@ -70,111 +61,10 @@ export interface WebGpuBuffers {
   readonly maxCount: number;
 }
 
-const PHASES = ['count', 'scan', 'scatter', 'step'] as const;
-
-interface Pipelines {
-  readonly scan: ScanPipelines;
-  readonly gridLayout: GPUBindGroupLayout;
-  readonly stepLayout: GPUBindGroupLayout;
-  readonly clearCells: GPUComputePipeline;
-  readonly countCells: GPUComputePipeline;
-  readonly placeAgents: GPUComputePipeline;
-  readonly orderCells: GPUComputePipeline;
-  readonly stepAgents: GPUComputePipeline;
-}
-
 function hasLivePredators(state: FlockState): boolean {
   const h = state.front;
   for (let i = 0; i < state.count; i++) if (h.kind[i] === PREDATOR && h.alive[i]) return true;
   return false;
-}
-
-const compiled = new WeakMap<GPUDevice, Promise<Pipelines>>();
-
-/** The kernels for a device, compiled once (SwiftShader takes seconds for the step kernel). */
-function pipelinesFor(device: GPUDevice): Promise<Pipelines> {
-  let p = compiled.get(device);
-  if (!p) {
-    p = createPipelines(device);
-    compiled.set(device, p);
-  }
-  return p;
-}
-
-async function createPipelines(device: GPUDevice): Promise<Pipelines> {
-  const src = await loadShaders();
-  const gridModule = device.createShaderModule({ label: 'grid.wgsl', code: src.grid });
-  const stepModule = device.createShaderModule({ label: 'step.wgsl', code: src.step });
-  const gridBgl = device.createBindGroupLayout({
-    label: 'grid',
-    entries: layoutEntries([
-      'uniform',
-      'read-only-storage',
-      'storage',
-      'storage',
-      'storage',
-      'storage',
-      'read-only-storage',
-      'read-only-storage',
-    ]),
-  });
-  const stepBgl = device.createBindGroupLayout({
-    label: 'step',
-    entries: layoutEntries([
-      'uniform',
-      'uniform',
-      'read-only-storage',
-      'read-only-storage',
-      'storage',
-      'read-only-storage',
-      'storage',
-    ]),
-  });
-  const gridPl = device.createPipelineLayout({ bindGroupLayouts: [gridBgl] });
-  const stepPl = device.createPipelineLayout({ bindGroupLayouts: [stepBgl] });
-  const make = (layout: GPUPipelineLayout, module: GPUShaderModule, entryPoint: string) =>
-    device.createComputePipelineAsync({ label: entryPoint, layout, compute: { module, entryPoint } });
-  device.pushErrorScope('validation');
-  const [clearCells, countCells, placeAgents, orderCells, stepAgents] = await Promise.all([
-    make(gridPl, gridModule, 'clearCells'),
-    make(gridPl, gridModule, 'countCells'),
-    make(gridPl, gridModule, 'placeAgents'),
-    make(gridPl, gridModule, 'orderCells'),
-    make(stepPl, stepModule, 'stepAgents'),
-  ]);
-  const scan = createScanPipelines(device, src.scan);
-  const err = await device.popErrorScope();
-  if (err) throw new Error(`webgpu backend: shader compilation failed: ${err.message}`);
-  return {
-    scan,
-    gridLayout: gridBgl,
-    stepLayout: stepBgl,
-    clearCells,
-    countCells,
-    placeAgents,
-    orderCells,
-    stepAgents,
-  };
-}
-
-/** Buffers sized by the state's capacity. */
-interface AgentBuffers {
-  readonly capacity: number;
-  readonly agents: GPUBuffer;
-  readonly sorted: GPUBuffer;
-  readonly slots: GPUBuffer;
-  readonly prov: GPUBuffer;
-  readonly staging: GPUBuffer;
-  readonly hostScratch: ArrayBuffer;
-}
-
-/** Buffers sized by the grid. */
-interface GridBuffers {
-  readonly nCells: number;
-  readonly edgeCount: number;
-  readonly cells: GPUBuffer;
-  readonly edges: GPUBuffer;
-  readonly scan: PrefixSum;
 }
 
 /**
@@ -211,7 +101,7 @@ export class WebGpuBackend implements Backend {
   private gpuError: string | null = null;
   private timing: StepTiming = { grid: Number.NaN, neighbours: Number.NaN, total: 0 };
   private times: KernelTimes | null = null;
-  private readonly query: { set: GPUQuerySet; resolve: GPUBuffer; staging: GPUBuffer; busy: boolean } | null;
+  private readonly timer: KernelTimer | null;
   private readChain: Promise<void> = Promise.resolve();
   /** Settles when the timestamps of the last timed batch are read. */
   private timesRead: Promise<void> = Promise.resolve();
@@ -242,17 +132,7 @@ export class WebGpuBackend implements Backend {
       usage: Usage.UNIFORM | Usage.COPY_DST,
     });
     this.control = storageBuffer(device, 16, 'control');
-    this.query = timestamps
-      ? {
-          set: device.createQuerySet({ type: 'timestamp', count: 2 * PHASES.length }),
-          resolve: device.createBuffer({
-            size: 16 * PHASES.length,
-            usage: Usage.QUERY_RESOLVE | Usage.COPY_SRC,
-          }),
-          staging: device.createBuffer({ size: 16 * PHASES.length, usage: Usage.MAP_READ | Usage.COPY_DST }),
-          busy: false,
-        }
-      : null;
+    this.timer = timestamps ? new KernelTimer(device) : null;
     device.lost.then((info) => {
       this.lost = info.message || info.reason || 'unknown reason';
     });
@@ -312,44 +192,18 @@ export class WebGpuBackend implements Backend {
 
   private ensureAgentBuffers(capacity: number): AgentBuffers {
     if (this.ab && this.ab.capacity === capacity) return this.ab;
-    const max = this.device.limits.maxStorageBufferBindingSize;
-    if (capacity * AGENT_BYTES > max)
-      throw new WebGpuUnavailableError(
-        `${capacity} agents need storage buffers of ${capacity * AGENT_BYTES} bytes; this device allows ${max} (maxStorageBufferBindingSize)`,
-      );
+    checkAgentCapacity(this.device, capacity);
     this.destroyAgentBuffers();
-    const d = this.device;
-    const bytes = Math.max(1, capacity) * AGENT_BYTES;
-    this.ab = {
-      capacity,
-      agents: storageBuffer(d, bytes, 'agents', Usage.VERTEX),
-      sorted: storageBuffer(d, bytes, 'sorted agents', Usage.VERTEX),
-      slots: storageBuffer(d, Math.max(1, capacity) * 8, 'cell slots'),
-      prov: storageBuffer(d, Math.max(1, capacity) * 8, 'provisional order'),
-      staging: d.createBuffer({
-        label: 'readback',
-        size: bytes + 16,
-        usage: Usage.MAP_READ | Usage.COPY_DST,
-      }),
-      hostScratch: new ArrayBuffer(bytes),
-    };
+    const ab = createAgentBuffers(this.device, capacity);
+    this.ab = ab;
     this.rebind();
-    return this.ab;
+    return ab;
   }
 
   private ensureGridBuffers(s: GridSetup): void {
     if (this.gb && this.gb.nCells === s.nCells && this.gb.edgeCount === s.edges.length) return;
-    this.gb?.cells.destroy();
-    this.gb?.edges.destroy();
-    this.gb?.scan.destroy();
-    const cells = storageBuffer(this.device, (s.nCells + 1) * 4, 'cells');
-    this.gb = {
-      nCells: s.nCells,
-      edgeCount: s.edges.length,
-      cells,
-      edges: storageBuffer(this.device, s.edges.byteLength, 'cell edges'),
-      scan: new PrefixSum(this.device, this.pl.scan, cells, s.nCells + 1),
-    };
+    if (this.gb) destroyGridBuffers(this.gb);
+    this.gb = createGridBuffers(this.device, s, this.pl.scan);
     this.rebind();
   }
 
@@ -418,22 +272,13 @@ export class WebGpuBackend implements Backend {
       p.end();
     }
     if (timed) {
-      const q = this.query!;
-      const open = (k: number) =>
-        enc.beginComputePass({
-          label: PHASES[k],
-          timestampWrites: {
-            querySet: q.set,
-            beginningOfPassWriteIndex: 2 * k,
-            endOfPassWriteIndex: 2 * k + 1,
-          },
-        });
+      const timer = this.timer!;
+      const open = (k: number) => timer.pass(enc, k);
       this.encodeGrid(open, (p) => p.end());
       const p = open(3);
       stepKernel(p);
       p.end();
-      enc.resolveQuerySet(q.set, 0, 2 * PHASES.length, q.resolve, 0);
-      enc.copyBufferToBuffer(q.resolve, 0, q.staging, 0, 16 * PHASES.length);
+      timer.encodeResolve(enc);
     }
   }
 
@@ -445,27 +290,16 @@ export class WebGpuBackend implements Backend {
     this.check();
     if (!this.params || !this.ab) throw new Error('webgpu backend: configure() before stepping');
     if (n <= 0) return;
-    const q = this.query;
-    const timed = q !== null && !q.busy;
+    const timer = this.timer;
+    const timed = timer !== null && !timer.busy;
     const enc = this.device.createCommandEncoder({ label: `${n} steps` });
     this.encodeSteps(enc, n, timed);
     this.device.queue.submit([enc.finish()]);
     this.gpuSteps += n;
-    if (timed && q) {
-      q.busy = true;
-      this.timesRead = q.staging
-        .mapAsync(MAP_READ)
-        .then(() => {
-          const t = new BigUint64Array(q.staging.getMappedRange().slice(0));
-          q.staging.unmap();
-          const ms = (k: number) => Number(t[2 * k + 1] - t[2 * k]) / 1e6;
-          this.times = { count: ms(0), scan: ms(1), scatter: ms(2), step: ms(3) };
-          q.busy = false;
-        })
-        .catch(() => {
-          q.busy = false;
-        });
-    }
+    if (timed && timer)
+      this.timesRead = timer.read().then((times) => {
+        if (times) this.times = times;
+      });
   }
 
   /** Copy the GPU's last completed step into the state's front half (count, agents, step count). */
@@ -575,23 +409,19 @@ export class WebGpuBackend implements Backend {
 
   private destroyAgentBuffers(): void {
     if (!this.ab) return;
-    for (const b of [this.ab.agents, this.ab.sorted, this.ab.slots, this.ab.prov, this.ab.staging])
-      b.destroy();
+    destroyAgentBuffers(this.ab);
     this.ab = null;
   }
 
   async dispose(): Promise<void> {
     await this.readChain;
     this.destroyAgentBuffers();
-    this.gb?.scan.destroy();
-    this.gb?.cells.destroy();
-    this.gb?.edges.destroy();
+    if (this.gb) destroyGridBuffers(this.gb);
     this.gb = null;
     this.paramsBuf.destroy();
     this.gridBuf.destroy();
     this.control.destroy();
-    if (this.query) for (const b of [this.query.resolve, this.query.staging]) b.destroy();
-    this.query?.set.destroy();
+    this.timer?.destroy();
     this.lost ??= 'the backend was disposed';
     if (this.ownsDevice) this.device.destroy();
   }

@@ -19,9 +19,10 @@ fn falloffWeight(code: u32, d2: f32) -> f32 {
   return 1.0 / d2;
 }
 
+// To unit length, unless |v|² ≤ steering.normalizeTolerance (then v as it is: zero stays zero).
 fn unitOrZero(v: vec3<f32>) -> vec3<f32> {
-  let l = sqrt(dot(v, v));
-  if (l > 0.0) { return v / l; }
+  let l2 = dot(v, v);
+  if (l2 > P.steering_normalizeTolerance) { return v / sqrt(l2); }
   return v;
 }
 
@@ -34,7 +35,8 @@ fn truncateTo(v: vec3<f32>, m: f32) -> vec3<f32> {
 // Reynolds steering: desired (scaled to maxSpeed when `scale`) − velocity, truncated to maxForce.
 fn steer(desired: vec3<f32>, scale: bool, maxSpeed: f32, vel: vec3<f32>, maxForce: f32) -> vec3<f32> {
   var d = desired;
-  if (scale) { d = unitOrZero(d) * maxSpeed; }
+  // (at most the tolerance long: left as it is, not scaled to maxSpeed, as the CPU kernels)
+  if (scale && dot(d, d) > P.steering_normalizeTolerance) { d = unitOrZero(d) * maxSpeed; }
   return truncateTo(d - vel, maxForce);
 }
 
@@ -45,7 +47,7 @@ fn steerRule(desired: vec3<f32>, scale: bool, vel: vec3<f32>) -> vec3<f32> {
     return steer(desired, scale, P.motion_maxSpeed, vel, P.steering_maxForce);
   }
   var d = desired;
-  if (scale) {
+  if (scale && dot(d, d) > P.steering_normalizeTolerance) {
     d = unitOrZero(d);
     if (P.steering_desiredLength != STEERING_DESIREDLENGTH_UNIT) { d = d * P.motion_maxSpeed; }
   }
@@ -166,30 +168,118 @@ fn avoidObstacles(p: vec3<f32>, v: vec3<f32>, dims2: bool) -> vec3<f32> {
   return out;
 }
 
-// Hard collision (Intel): a new position inside a sphere undoes the move and reverses the
-// velocity; if the old position was inside too, the agent is put on the sphere's surface.
-fn resolveCollision(old: vec3<f32>, s: ptr<function, array<vec3<f32>, 2>>, dims2: bool) {
+// --- hard collision on the swept segment: the twin of moveAmongObstacles (src/rules/obstacles.ts)
+
+// How far outside the surface an agent found inside an obstacle is put (relative to r).
+const SURFACE_MARGIN: f32 = 1.0001;
+
+// The walls on every axis the agent moves along, on s = (position, velocity).
+fn applyWalls(s: ptr<function, array<vec3<f32>, 2>>, L: vec3<f32>, dims2: bool) {
+  let bx = boundaryAxis((*s)[0].x, (*s)[1].x, L.x);
+  (*s)[0].x = bx.x;
+  (*s)[1].x = bx.y;
+  let by = boundaryAxis((*s)[0].y, (*s)[1].y, L.y);
+  (*s)[0].y = by.x;
+  (*s)[1].y = by.y;
+  if (!dims2) {
+    let bz = boundaryAxis((*s)[0].z, (*s)[1].z, L.z);
+    (*s)[0].z = bz.x;
+    (*s)[1].z = bz.y;
+  }
+}
+
+fn sphereHolds(k: u32, p: vec3<f32>) -> bool {
+  let o = P.obstacles[k];
+  let d = p - o.xyz;
+  return dot(d, d) < o.w * o.w;
+}
+
+// The first sphere (in list order) whose interior holds p, or -1.
+fn firstContaining(p: vec3<f32>) -> i32 {
   for (var k = 0u; k < P.obstacles_count; k = k + 1u) {
+    if (sphereHolds(k, p)) { return i32(k); }
+  }
+  return -1;
+}
+
+// The segment a → a + u comes closer than r to the centre of a sphere that does not hold p0.
+fn segmentEnters(a: vec3<f32>, u: vec3<f32>, p0: vec3<f32>) -> bool {
+  let uu = dot(u, u);
+  for (var k = 0u; k < P.obstacles_count; k = k + 1u) {
+    if (sphereHolds(k, p0)) { continue; }
     let o = P.obstacles[k];
-    let r = o.w;
-    let d = (*s)[0] - o.xyz;
-    if (dot(d, d) >= r * r) { continue; }
-    let q = old - o.xyz;
-    let q2 = dot(q, q);
-    if (q2 >= r * r) {
-      (*s)[0] = old;
-      (*s)[1] = -(*s)[1];
-    } else {
-      let ql = sqrt(q2);
-      var f = r * 1.0001;
-      if (ql > 0.0) { f = f / ql; }
-      var np = o.xyz + q * f;
-      if (ql == 0.0) { np.x = o.x + r * 1.0001; }
-      if (dims2) { np.z = old.z; }
-      (*s)[0] = np;
-    }
+    let w = o.xyz - a;
+    var t = 0.0;
+    if (uu > 0.0) { t = clamp(dot(w, u) / uu, 0.0, 1.0); }
+    let e = w - t * u;
+    if (dot(e, e) < o.w * o.w) { return true; }
+  }
+  return false;
+}
+
+// The move p0 → p1 = p0 + d, whose end after the walls is q, enters a sphere: bounce and clamp
+// test p0 → q; wrap tests p0 → p1 and, across a seam, its image q − d → q.
+fn moveEnters(p0: vec3<f32>, d: vec3<f32>, p1: vec3<f32>, q: vec3<f32>) -> bool {
+  if (P.world_boundary != WORLD_BOUNDARY_WRAP) { return segmentEnters(p0, q - p0, p0); }
+  if (segmentEnters(p0, d, p0)) { return true; }
+  return any(q != p1) && segmentEnters(q - d, d, p0);
+}
+
+// The point at distance rho·SURFACE_MARGIN from sphere k's centre along q (+x if q is zero).
+fn onSurface(k: u32, q: vec3<f32>, rho: f32, p0: vec3<f32>, dims2: bool) -> vec3<f32> {
+  let o = P.obstacles[k];
+  let ql = sqrt(dot(q, q));
+  var f = rho * SURFACE_MARGIN;
+  if (ql > 0.0) { f = f / ql; }
+  var np = o.xyz + q * f;
+  if (ql == 0.0) { np.x = o.x + rho * SURFACE_MARGIN; }
+  if (dims2) { np.z = p0.z; }
+  return np;
+}
+
+// An agent inside sphere k (as was p0) goes just outside its surface, on the ray from the centre
+// through p0 (in 2D within the plane), then the walls; if they put it back inside, it goes to the
+// surface point towards the world's centre instead.
+fn pushOut(p0: vec3<f32>, k: u32, s: ptr<function, array<vec3<f32>, 2>>, L: vec3<f32>, dims2: bool) {
+  let o = P.obstacles[k];
+  var q = p0 - o.xyz;
+  var rho = o.w;
+  if (dims2) {
+    rho = sqrt(max(o.w * o.w - q.z * q.z, 0.0));
+    q.z = 0.0;
+  }
+  (*s)[0] = onSurface(k, q, rho, p0, dims2);
+  applyWalls(s, L, dims2);
+  if (firstContaining((*s)[0]) != i32(k)) { return; }
+  var w = L * 0.5 - o.xyz;
+  if (dims2) { w.z = 0.0; }
+  (*s)[0] = onSurface(k, w, rho, p0, dims2);
+  applyWalls(s, L, dims2);
+}
+
+// s holds the integrated state (p1 = p0 + v·dt, before the walls); leaves the next state, inside
+// the world, after the walls and the hard collision (avoidance.collision: stay or retreat).
+fn moveAmongObstacles(p0: vec3<f32>, s: ptr<function, array<vec3<f32>, 2>>, L: vec3<f32>, dims2: bool) {
+  let p1 = (*s)[0];
+  let d = p1 - p0;
+  applyWalls(s, L, dims2);
+  let k = firstContaining((*s)[0]);
+  if (k >= 0 && sphereHolds(u32(k), p0)) {
+    pushOut(p0, u32(k), s, L, dims2);
     return;
   }
+  if (k < 0 && !moveEnters(p0, d, p1, (*s)[0])) { return; }
+  let vq = (*s)[1];
+  (*s)[0] = p0;
+  (*s)[1] = -vq;
+  if (P.avoidance_collision != AVOIDANCE_COLLISION_RETREAT) { return; }
+  let back = -vq * P.dt;
+  let p2 = p0 + back;
+  (*s)[0] = p2;
+  applyWalls(s, L, dims2);
+  if (firstContaining((*s)[0]) < 0 && !moveEnters(p0, back, p2, (*s)[0])) { return; }
+  (*s)[0] = p0;
+  (*s)[1] = -vq;
 }
 
 // Keep one coordinate inside [0, L] (or [0, L) when wrapping); returns (position, velocity).
@@ -476,18 +566,7 @@ fn stepAgents(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
   } else if (speedI > 0.0) { nv = clampSpeed(nv, minSpeed, maxSpeed, vi); } else { nv = clampSpeed(nv, minSpeed, maxSpeed, U); }
   let np = xi + nv * dt;
   var s = array<vec3<f32>, 2>(np, nv);
-  let bx = boundaryAxis(s[0].x, s[1].x, L.x);
-  s[0].x = bx.x;
-  s[1].x = bx.y;
-  let by = boundaryAxis(s[0].y, s[1].y, L.y);
-  s[0].y = by.x;
-  s[1].y = by.y;
-  if (!dims2) {
-    let bz = boundaryAxis(s[0].z, s[1].z, L.z);
-    s[0].z = bz.x;
-    s[1].z = bz.y;
-  }
-  if (P.obstacles_count > 0u) { resolveCollision(xi, &s, dims2); }
+  if (P.obstacles_count > 0u) { moveAmongObstacles(xi, &s, L, dims2); } else { applyWalls(&s, L, dims2); }
 
   var out: Agent;
   out.pos = s[0];

@@ -1,0 +1,195 @@
+// Rules, speed clamp, integration and boundary for one agent in float64, prey or predator (twin
+// of src/backends/cpu/agent-update.ts): the gathering step's finish. Its neighbour sums come in
+// the SUMS block (as the reference's come in the scratch array: src/rules/scratch.ts).
+import { gf, gi, gp } from './blocks';
+import { BP, BV, boundary } from './boundary';
+import { keysQuad } from './cell-keys';
+import { hsum } from './lanes';
+import { TIE_X, TIE_Y2, TIE_Y3, TIE_Z2, TIE_Z3 } from './shared-constants';
+import {
+  ALI_NORM,
+  ALI_RELATIVE,
+  COH_NORM,
+  F_ALI_W,
+  F_COH_W,
+  F_DT,
+  F_FLEE_W,
+  F_MAX_ACCEL,
+  F_MAX_FORCE,
+  F_MAX_SPEED,
+  F_MIN_SPEED,
+  F_PRED_ACCEL,
+  F_PRED_SPEED,
+  F_SEP_W,
+  I_DIMS2,
+  I_FLAGS,
+  I_KEYS,
+  I_OPX,
+  PRIORITY,
+  REYNOLDS,
+  SEP_NORM,
+} from './slots';
+import {
+  clampSpeedR,
+  dropZR,
+  normalizeR,
+  PX,
+  PY,
+  PZ,
+  RX,
+  RY,
+  RZ,
+  ruleR,
+  scaleR,
+  setR,
+  startPriority,
+  steerR,
+  takeP,
+  truncateR,
+} from './steer';
+
+// The neighbour sums of the agent being finished (f64): x, y, z and count per rule, at these
+// offsets (the reference's SUM_SEP .. SUM_FLEE).
+export const SUM_SEP = 0;
+export const SUM_ALI = 4;
+export const SUM_COH = 8;
+export const SUM_FLEE = 12;
+const SUMS: usize = memory.data(16 * 8, 16);
+
+/** One rule's sums from four lanes each (x, y, z and count vectors), in hsum's fixed order. */
+export function putSums(rule: i32, x: v128, y: v128, z: v128, n: v128): void {
+  const at = SUMS + ((<usize>rule) << 3);
+  store<f64>(at, hsum(x));
+  store<f64>(at, hsum(y), 8);
+  store<f64>(at, hsum(z), 16);
+  store<f64>(at, hsum(n), 24);
+}
+
+function sum(k: i32): f64 {
+  return load<f64>(SUMS + ((<usize>k) << 3));
+}
+
+/** Rules, clamp, integrate and boundary for agent i (scalar f64, as the reference); kind ki. */
+export function finish(
+  i: i32,
+  ki: i32,
+  xi: f64,
+  yi: f64,
+  zi: f64,
+  uxi: f64,
+  uyi: f64,
+  uzi: f64,
+  speedI: f64,
+  killedIn: bool,
+): void {
+  const dims2 = gi(I_DIMS2) !== 0;
+  let maxSpeed: f64;
+  let minSpeed: f64;
+  if (ki === 0) {
+    maxSpeed = gf(F_MAX_SPEED);
+    minSpeed = gf(F_MIN_SPEED);
+    preyAcceleration(dims2, uxi, uyi, uzi);
+  } else {
+    maxSpeed = gf(F_PRED_SPEED);
+    minSpeed = min(gf(F_MIN_SPEED), gf(F_PRED_SPEED));
+    predatorAcceleration(dims2, uxi, uyi, uzi, speedI);
+  }
+  const dt = gf(F_DT);
+  setR(uxi + RX * dt, uyi + RY * dt, dims2 ? 0 : uzi + RZ * dt);
+  if (speedI > 0) clampSpeedR(minSpeed, maxSpeed, uxi, uyi, uzi);
+  else clampSpeedR(minSpeed, maxSpeed, TIE_X, dims2 ? TIE_Y2 : TIE_Y3, dims2 ? TIE_Z2 : TIE_Z3);
+  const vx = RX;
+  const vy = RY;
+  const vz = RZ;
+  const o4 = (<usize>i) << 2;
+  boundary(0, xi + vx * dt, vx);
+  store<f32>(gp(I_OPX) + o4, <f32>BP);
+  store<f32>(gp(I_OPX + 3) + o4, <f32>BV);
+  boundary(1, yi + vy * dt, vy);
+  store<f32>(gp(I_OPX + 1) + o4, <f32>BP);
+  store<f32>(gp(I_OPX + 4) + o4, <f32>BV);
+  if (dims2) {
+    store<f32>(gp(I_OPX + 2) + o4, <f32>(zi + vz * dt));
+    store<f32>(gp(I_OPX + 5) + o4, <f32>vz);
+  } else {
+    boundary(2, zi + vz * dt, vz);
+    store<f32>(gp(I_OPX + 2) + o4, <f32>BP);
+    store<f32>(gp(I_OPX + 5) + o4, <f32>BV);
+  }
+  store<u8>(gp(I_OPX + 6) + <usize>i, killedIn ? 0 : 1);
+  // (the host asks for keys only where nothing is killed)
+  if (gi(I_KEYS) !== 0)
+    keysQuad(i, 1, v128.load(gp(I_OPX) + o4), v128.load(gp(I_OPX + 1) + o4), v128.load(gp(I_OPX + 2) + o4));
+}
+
+/** A prey's acceleration (velocity u) from its sums into R: the four rules, by priority or summed. */
+function preyAcceleration(dims2: bool, uxi: f64, uyi: f64, uzi: f64): void {
+  const flags = gi(I_FLAGS);
+  const reynolds = (flags & REYNOLDS) !== 0;
+  averagedRule(SUM_SEP, (flags & SEP_NORM) !== 0, reynolds, uxi, uyi, uzi, gf(F_SEP_W));
+  const sx = RX;
+  const sy = RY;
+  const sz = dims2 ? 0 : RZ;
+  alignment(flags, uxi, uyi, uzi);
+  const lx = RX;
+  const ly = RY;
+  const lz = dims2 ? 0 : RZ;
+  averagedRule(SUM_COH, (flags & COH_NORM) !== 0, reynolds, uxi, uyi, uzi, gf(F_COH_W));
+  const cx = RX;
+  const cy = RY;
+  const cz = dims2 ? 0 : RZ;
+  averagedRule(SUM_FLEE, reynolds, reynolds, uxi, uyi, uzi, gf(F_FLEE_W));
+  const fx = RX;
+  const fy = RY;
+  const fz = dims2 ? 0 : RZ;
+  if (flags & PRIORITY) {
+    // the reference's order: avoid, repel (both zero here), flee, separation, alignment, cohesion
+    startPriority();
+    takeP(fx, fy, fz);
+    takeP(sx, sy, sz);
+    takeP(lx, ly, lz);
+    takeP(cx, cy, cz);
+    setR(PX, PY, PZ);
+  } else {
+    setR(sx + lx + cx + fx, sy + ly + cy + fy, sz + lz + cz + fz);
+    truncateR(gf(F_MAX_ACCEL));
+  }
+}
+
+/** The rule whose sums are at `k`, averaged, into R (ruleR); zero without neighbours. */
+function averagedRule(k: i32, norm: bool, reynolds: bool, uxi: f64, uyi: f64, uzi: f64, w: f64): void {
+  const n = sum(k + 3);
+  if (n > 0) {
+    const f = 1 / n;
+    ruleR(sum(k) * f, sum(k + 1) * f, sum(k + 2) * f, norm, reynolds, uxi, uyi, uzi, w);
+  } else setR(0, 0, 0);
+}
+
+/** Alignment into R: steering, or the (optionally unit, optionally relative) mean velocity. */
+function alignment(flags: i32, uxi: f64, uyi: f64, uzi: f64): void {
+  const n = sum(SUM_ALI + 3);
+  if (!(n > 0)) {
+    setR(0, 0, 0);
+    return;
+  }
+  const f = 1 / n;
+  setR(sum(SUM_ALI) * f, sum(SUM_ALI + 1) * f, sum(SUM_ALI + 2) * f);
+  if ((flags & REYNOLDS) !== 0)
+    steerR((flags & ALI_NORM) !== 0, gf(F_MAX_SPEED), uxi, uyi, uzi, gf(F_MAX_FORCE));
+  else {
+    if (flags & ALI_NORM) normalizeR();
+    if (flags & ALI_RELATIVE) setR(RX - uxi, RY - uyi, RZ - uzi);
+  }
+  scaleR(gf(F_ALI_W));
+}
+
+/** A predator's acceleration into R: steer towards the prey in vision (else straight on). */
+function predatorAcceleration(dims2: bool, uxi: f64, uyi: f64, uzi: f64, speedI: f64): void {
+  const qn = sum(SUM_COH + 3);
+  if (qn > 0) setR(sum(SUM_COH) * (1 / qn), sum(SUM_COH + 1) * (1 / qn), sum(SUM_COH + 2) * (1 / qn));
+  else setR(speedI > 0 ? uxi : 1, speedI > 0 ? uyi : 0, speedI > 0 ? uzi : 0);
+  if (dims2) dropZR();
+  steerR(true, gf(F_PRED_SPEED), uxi, uyi, uzi, gf(F_PRED_ACCEL));
+  if (dims2) dropZR();
+  truncateR(gf(F_PRED_ACCEL));
+}

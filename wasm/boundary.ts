@@ -1,0 +1,83 @@
+// Keeping agents inside the world (twin of src/rules/boundary.ts): boundary() for one agent in
+// float64 (the gathering step's finish), boundaryV() for four agents in float32 (the sweep's).
+import { gf, gi } from './blocks';
+import { F_SIZE, I_BOUNDARY } from './slots';
+import { ZERO4 } from './steer-quad';
+
+// boundary result
+export let BP: f64 = 0;
+export let BV: f64 = 0;
+/** Keep position p inside [0, L] along an axis (the reference's applyBoundary); into BP, BV. */
+export function boundary(axis: i32, p: f64, v: f64): void {
+  const L = gf(F_SIZE + axis);
+  BP = p;
+  BV = v;
+  if (p >= 0 && <f64>(<f32>p) < L) return;
+  const b = gi(I_BOUNDARY);
+  if (b === 1) {
+    p -= L * Math.floor(p / L);
+    if (!(<f64>(<f32>p) < L) || p < 0) p = 0;
+  } else if (b === 0) {
+    if (p < 0) {
+      p = -p;
+      v = Math.abs(v);
+    } else {
+      p = 2 * L - p;
+      v = -Math.abs(v);
+    }
+    if (!(p >= 0)) p = 0;
+    if (p > L) p = L;
+  } else {
+    if (p < 0) {
+      p = 0;
+      if (v < 0) v = 0;
+    } else {
+      p = L;
+      if (v > 0) v = 0;
+    }
+  }
+  BP = p;
+  BV = v;
+}
+
+/** The smallest float32 at or above the (float64) world size: for p in float32, p < L ⇔ p < this. */
+function sizeAbove(axis: i32): f32 {
+  const L = gf(F_SIZE + axis);
+  let f = <f32>L;
+  if (<f64>f < L) f = reinterpret<f32>(reinterpret<i32>(f) + 1);
+  return f;
+}
+
+// boundaryV's result
+export let BPV: v128 = f32x4.splat(0);
+export let BVV: v128 = f32x4.splat(0);
+/** boundary() per lane, in float32. */
+export function boundaryV(axis: i32, p: v128, v: v128): void {
+  const Lup = f32x4.splat(sizeAbove(axis));
+  const inside = v128.and(f32x4.ge(p, ZERO4), f32x4.lt(p, Lup));
+  if (v128.all_true<i32>(inside)) {
+    BPV = p;
+    BVV = v;
+    return;
+  }
+  const L = f32x4.splat(<f32>gf(F_SIZE + axis));
+  const b = gi(I_BOUNDARY);
+  let q: v128;
+  let w: v128 = v;
+  const below = f32x4.lt(p, ZERO4);
+  if (b === 1) {
+    q = f32x4.sub(p, f32x4.mul(L, f32x4.floor(f32x4.div(p, L))));
+    const bad = v128.or(v128.not(f32x4.lt(q, Lup)), f32x4.lt(q, ZERO4));
+    q = v128.andnot(q, bad);
+  } else if (b === 0) {
+    q = v128.bitselect(f32x4.neg(p), f32x4.sub(f32x4.mul(f32x4.splat(2), L), p), below);
+    w = v128.bitselect(f32x4.abs(v), f32x4.neg(f32x4.abs(v)), below);
+    q = v128.and(q, f32x4.ge(q, ZERO4));
+    q = v128.bitselect(L, q, f32x4.gt(q, L));
+  } else {
+    q = v128.bitselect(ZERO4, L, below);
+    w = v128.bitselect(v128.andnot(v, f32x4.lt(v, ZERO4)), v128.andnot(v, f32x4.gt(v, ZERO4)), below);
+  }
+  BPV = v128.bitselect(p, q, inside);
+  BVV = v128.bitselect(v, w, inside);
+}

@@ -1,0 +1,315 @@
+// The symmetric sweep (twin of src/backends/cpu/symmetric.ts, which plans it): each pair of prey
+// met once, the partner's terms pushed to its accumulator slot (accumulators.ts). Per cell, one
+// candidate run (sweep-run.ts); per agent, pass 1 lists the partners within reach past it in the
+// run (listPartners), pass 2 adds each pair's terms to the agent's lanes and pushes the
+// partner's (sweepPairs); the agent's finish is staged four at a time (prey-update.ts).
+import { pushRule, slotOf } from './accumulators';
+import { gf, gi, gp } from './blocks';
+import { CD2, CX, CY, CZ, gather4, hsum2, separateCoincident, weight } from './lanes';
+import { flushStaged, stage } from './prey-update';
+import {
+  F_ALI_R2,
+  F_COH_R2,
+  F_PREY_REACH2,
+  F_SEP_R2,
+  I_CELLSTART,
+  I_DIMS2,
+  I_FALL,
+  I_LUT,
+  I_N,
+  I_NB,
+  I_NB_STRIDE,
+  I_PX,
+  I_TAIL_START,
+  I_WINDOW,
+} from './slots';
+import { prologue } from './sweep-prologue';
+import { candidateRun, cellOf } from './sweep-run';
+
+/**
+ * Step sorted prey [begin, end) meeting each pair once: agent i reads only candidates j > i,
+ * adds the pair's terms to its own lanes and pushes the negated terms to j's slot. The host
+ * decides where this applies (no predators, no field of view, no per-candidate minimum image)
+ * and sets the ring, tail and sink; slots start at zero. A share [begin, pushEnd) is swept in
+ * one call (end = pushEnd) or in consecutive calls [begin, e1), [e1, e2), ... that continue
+ * each other (`fresh` 1 on the first only) and may stop before pushEnd, where another thread
+ * takes over: partners below the share come first through the prologue (run by the first
+ * call for every agent of the share that has them), partners at or above `pushEnd` are pushed
+ * to the sink, those in [end, pushEnd) to slots the next call reads or nobody does. Any split
+ * across threads gives the same bytes.
+ */
+export function sweep(begin: i32, end: i32, pushEnd: i32, fresh: i32): void {
+  const window = gi(I_WINDOW);
+  if (fresh !== 0 && begin > 0) {
+    prologue(begin, min(pushEnd, begin + window), begin);
+    const t0 = max(max(gi(I_TAIL_START), begin), begin + window);
+    if (t0 < pushEnd) prologue(t0, pushEnd, begin);
+  }
+  const px = gp(I_PX);
+  const py = gp(I_PX + 1);
+  const pz = gp(I_PX + 2);
+  const vx = gp(I_PX + 3);
+  const vy = gp(I_PX + 4);
+  const vz = gp(I_PX + 5);
+  const id = gp(I_PX + 6);
+  const cs = gp(I_CELLSTART);
+  const nCells = gi(I_N) * gi(I_N + 1) * gi(I_N + 2);
+  const dims2 = gi(I_DIMS2) !== 0;
+  const reach2 = f32x4.splat(<f32>gf(F_PREY_REACH2));
+  const sepR2 = f32x4.splat(<f32>gf(F_SEP_R2));
+  const aliR2 = f32x4.splat(<f32>gf(F_ALI_R2));
+  const cohR2 = f32x4.splat(<f32>gf(F_COH_R2));
+  const sepFall = gi(I_FALL);
+  const aliFall = gi(I_FALL + 1);
+  const cohFall = gi(I_FALL + 2);
+  const lut = gp(I_LUT);
+  const nb = gp(I_NB);
+  const nbS = gp(I_NB_STRIDE);
+  // the cell's candidate run (sweep-run.ts) in the neighbour list's arrays 4..7, unused here
+  const cb = nb + 4 * nbS;
+  for (let cell = cellOf(begin); cell < nCells && <i32>load<u32>(cs + ((<usize>cell) << 2)) < end; cell++) {
+    const c0 = <i32>load<u32>(cs + ((<usize>cell) << 2));
+    const c1 = <i32>load<u32>(cs + ((<usize>(cell + 1)) << 2));
+    if (c0 === c1) continue;
+    const L = candidateRun(cell, c0, px, py, pz, cb, nbS);
+    const i1 = min(c1, end);
+    for (let i = max(c0, begin); i < i1; i++) {
+      const o4 = (<usize>i) << 2;
+      const xi = load<f32>(px + o4);
+      const yi = load<f32>(py + o4);
+      const zi = load<f32>(pz + o4);
+      const uxi = <f64>load<f32>(vx + o4);
+      const uyi = <f64>load<f32>(vy + o4);
+      const uzi = <f64>load<f32>(vz + o4);
+      const vid = i32x4.splat(load<u32>(id + o4));
+      const n = listPartners(i + 1 - c0, L, xi, yi, zi, cb, nbS, nb, lut, reach2);
+      // biome-ignore format: the agent, its partners, where they are, the rules
+      sweepPairs(i, n, pushEnd, xi, yi, zi, uxi, uyi, uzi, vid, cb, nbS, nb, vx, vy, vz,
+        dims2, sepR2, aliR2, cohR2, sepFall, aliFall, cohFall);
+    }
+  }
+  flushStaged();
+}
+
+/**
+ * Pass 1 for the agent at (xi, yi, zi): the run's candidates from entry k0 to L, four at a time;
+ * the run offsets of those within reach compacted into the neighbour list. Returns their count.
+ */
+function listPartners(
+  k0: i32,
+  L: i32,
+  xi: f32,
+  yi: f32,
+  zi: f32,
+  cb: usize,
+  nbS: usize,
+  nb: usize,
+  lut: usize,
+  reach2: v128,
+): i32 {
+  const lanes = i32x4(0, 1, 2, 3);
+  const vL = i32x4.splat(L);
+  const vxi = f32x4.splat(xi);
+  const vyi = f32x4.splat(yi);
+  const vzi = f32x4.splat(zi);
+  let n = 0;
+  for (let k = k0; k < L; k += 4) {
+    const ok = (<usize>k) << 2;
+    const dx = f32x4.sub(v128.load(cb + ok), vxi);
+    const dy = f32x4.sub(v128.load(cb + nbS + ok), vyi);
+    const dz = f32x4.sub(v128.load(cb + 2 * nbS + ok), vzi);
+    const d2 = f32x4.add(f32x4.add(f32x4.mul(dx, dx), f32x4.mul(dy, dy)), f32x4.mul(dz, dz));
+    const m = v128.and(i32x4.lt_s(i32x4.add(i32x4.splat(k), lanes), vL), f32x4.lt(d2, reach2));
+    const bits = i32x4.bitmask(m);
+    const sw = v128.load(lut + ((<usize>bits) << 4));
+    // only the run offsets of the accepted: pass 2 reads their few positions again
+    v128.store(nb + ((<usize>n) << 2), i8x16.swizzle(i32x4.add(i32x4.splat(k), lanes), sw));
+    n += popcnt(bits);
+  }
+  return n;
+}
+
+/**
+ * Pass 2 for agent i (at x, velocity u, id in vid) over its n listed partners, four at a time:
+ * each pair's separation, alignment and cohesion terms added to i's lanes, the partner's
+ * (negated; alignment: i's velocity) pushed to its slot; then i staged for its finish.
+ * Longer than the others for a reason: one loop whose twelve vector sums must stay locals (a
+ * helper cannot return them, and globals would be memory round trips in the hottest loop).
+ */
+function sweepPairs(
+  i: i32,
+  n: i32,
+  pushEnd: i32,
+  xi: f32,
+  yi: f32,
+  zi: f32,
+  uxi: f64,
+  uyi: f64,
+  uzi: f64,
+  vid: v128,
+  cb: usize,
+  nbS: usize,
+  nb: usize,
+  vx: usize,
+  vy: usize,
+  vz: usize,
+  dims2: bool,
+  sepR2: v128,
+  aliR2: v128,
+  cohR2: v128,
+  sepFall: i32,
+  aliFall: i32,
+  cohFall: i32,
+): void {
+  const zero = f32x4.splat(0);
+  const one = f32x4.splat(1);
+  const lanes = i32x4(0, 1, 2, 3);
+  const vxi = f32x4.splat(xi);
+  const vyi = f32x4.splat(yi);
+  const vzi = f32x4.splat(zi);
+  const vui = f32x4.splat(<f32>uxi);
+  const vuj = f32x4.splat(<f32>uyi);
+  const vuk = f32x4.splat(<f32>uzi);
+  // biome-ignore format: four sums per rule
+  let sx = zero, sy = zero, sz = zero, sn = zero;
+  // biome-ignore format: four sums per rule
+  let ax = zero, ay = zero, az = zero, an = zero;
+  // biome-ignore format: four sums per rule
+  let qx = zero, qy = zero, qz = zero, qn = zero;
+  const vn = i32x4.splat(n);
+  for (let k = 0; k < n; k += 4) {
+    const o = nb + ((<usize>k) << 2);
+    const valid = i32x4.lt_s(i32x4.add(i32x4.splat(k), lanes), vn);
+    // the accepted candidates' run entries (lanes past n: entry 0, masked off below)
+    const ks = v128.and(v128.load(o), valid);
+    const ok0 = (<usize>i32x4.extract_lane(ks, 0)) << 2;
+    const ok1 = (<usize>i32x4.extract_lane(ks, 1)) << 2;
+    const ok2 = (<usize>i32x4.extract_lane(ks, 2)) << 2;
+    const ok3 = (<usize>i32x4.extract_lane(ks, 3)) << 2;
+    const jv = gather4(cb + 3 * nbS, ok0, ok1, ok2, ok3);
+    // (pass 1's arithmetic: the same bits)
+    let dx = f32x4.sub(gather4(cb, ok0, ok1, ok2, ok3), vxi);
+    let dy = f32x4.sub(gather4(cb + nbS, ok0, ok1, ok2, ok3), vyi);
+    let dz = f32x4.sub(gather4(cb + 2 * nbS, ok0, ok1, ok2, ok3), vzi);
+    let d2 = f32x4.add(f32x4.add(f32x4.mul(dx, dx), f32x4.mul(dy, dy)), f32x4.mul(dz, dz));
+    const same = v128.and(valid, f32x4.eq(d2, zero));
+    if (v128.any_true(same)) {
+      separateCoincident(jv, same, vid, dx, dy, dz, d2, dims2);
+      dx = CX;
+      dy = CY;
+      dz = CZ;
+      d2 = CD2;
+    }
+    const ms = v128.and(valid, f32x4.lt(d2, sepR2));
+    const ma = v128.and(valid, f32x4.lt(d2, aliR2));
+    const mc = v128.and(valid, f32x4.lt(d2, cohR2));
+    const safe = v128.bitselect(d2, one, valid);
+    const wsep = weight(sepFall, safe);
+    const tsx = v128.and(ms, f32x4.mul(dx, wsep));
+    const tsy = v128.and(ms, f32x4.mul(dy, wsep));
+    const tsz = v128.and(ms, f32x4.mul(dz, wsep));
+    const tsn = v128.and(ms, one);
+    sx = f32x4.sub(sx, tsx);
+    sy = f32x4.sub(sy, tsy);
+    sz = f32x4.sub(sz, tsz);
+    sn = f32x4.add(sn, tsn);
+    const wali = weight(aliFall, safe);
+    const tan = v128.and(ma, one);
+    // the neighbours' velocities, read here for the few accepted (lanes past n: agent 0)
+    const js = v128.and(jv, valid);
+    const oj0 = (<usize>i32x4.extract_lane(js, 0)) << 2;
+    const oj1 = (<usize>i32x4.extract_lane(js, 1)) << 2;
+    const oj2 = (<usize>i32x4.extract_lane(js, 2)) << 2;
+    const oj3 = (<usize>i32x4.extract_lane(js, 3)) << 2;
+    ax = f32x4.add(ax, v128.and(ma, f32x4.mul(gather4(vx, oj0, oj1, oj2, oj3), wali)));
+    ay = f32x4.add(ay, v128.and(ma, f32x4.mul(gather4(vy, oj0, oj1, oj2, oj3), wali)));
+    az = f32x4.add(az, v128.and(ma, f32x4.mul(gather4(vz, oj0, oj1, oj2, oj3), wali)));
+    an = f32x4.add(an, tan);
+    const wcoh = weight(cohFall, safe);
+    const tqx = v128.and(mc, f32x4.mul(dx, wcoh));
+    const tqy = v128.and(mc, f32x4.mul(dy, wcoh));
+    const tqz = v128.and(mc, f32x4.mul(dz, wcoh));
+    const tqn = v128.and(mc, one);
+    qx = f32x4.add(qx, tqx);
+    qy = f32x4.add(qy, tqy);
+    qz = f32x4.add(qz, tqz);
+    qn = f32x4.add(qn, tqn);
+    // biome-ignore format: the partners' terms, rule by rule
+    pushPartners(jv, n - k, pushEnd, tsx, tsy, tsz, tsn,
+      v128.and(ma, f32x4.mul(vui, wali)), v128.and(ma, f32x4.mul(vuj, wali)), v128.and(ma, f32x4.mul(vuk, wali)), tan,
+      tqx, tqy, tqz, tqn);
+  }
+  // biome-ignore format: the agent and its sums
+  stageAgent(i, pushEnd, xi, yi, zi, uxi, uyi, uzi, sx, sy, sz, sn, ax, ay, az, an, qx, qy, qz, qn);
+}
+
+/**
+ * Push one group of four pairs' partner terms (x, y, z and count per rule and lane) to the
+ * partners' slots (`live` of the lanes are partners; their indices in jv), the slots found once
+ * for the three rules.
+ */
+function pushPartners(
+  jv: v128,
+  live: i32,
+  pushEnd: i32,
+  sx: v128,
+  sy: v128,
+  sz: v128,
+  sn: v128,
+  ax: v128,
+  ay: v128,
+  az: v128,
+  an: v128,
+  qx: v128,
+  qy: v128,
+  qz: v128,
+  qn: v128,
+): void {
+  const a0 = slotOf(i32x4.extract_lane(jv, 0), pushEnd);
+  const a1 = live > 1 ? slotOf(i32x4.extract_lane(jv, 1), pushEnd) : a0;
+  const a2 = live > 2 ? slotOf(i32x4.extract_lane(jv, 2), pushEnd) : a0;
+  const a3 = live > 3 ? slotOf(i32x4.extract_lane(jv, 3), pushEnd) : a0;
+  pushRule(a0, a1, a2, a3, live, 0, sx, sy, sz, sn);
+  pushRule(a0, a1, a2, a3, live, 16, ax, ay, az, an);
+  pushRule(a0, a1, a2, a3, live, 32, f32x4.neg(qx), f32x4.neg(qy), f32x4.neg(qz), qn);
+}
+
+/**
+ * Agent i's sums: what the agents below it pushed to its slot, then its own lanes, two at a time
+ * (hsum2); staged for the quad finish, and the slot cleared (it serves agent i + ring next).
+ */
+function stageAgent(
+  i: i32,
+  pushEnd: i32,
+  xi: f32,
+  yi: f32,
+  zi: f32,
+  uxi: f64,
+  uyi: f64,
+  uzi: f64,
+  sx: v128,
+  sy: v128,
+  sz: v128,
+  sn: v128,
+  ax: v128,
+  ay: v128,
+  az: v128,
+  an: v128,
+  qx: v128,
+  qy: v128,
+  qz: v128,
+  qn: v128,
+): void {
+  const ai = slotOf(i, pushEnd);
+  const s0 = v128.load(ai);
+  const s1 = v128.load(ai, 16);
+  const s2 = v128.load(ai, 32);
+  const sepXY = hsum2(sx, sy, s0);
+  const sepZN = hsum2(sz, sn, v128.shuffle<f32>(s0, s0, 2, 3, 0, 1));
+  const aliXY = hsum2(ax, ay, s1);
+  const aliZN = hsum2(az, an, v128.shuffle<f32>(s1, s1, 2, 3, 0, 1));
+  const cohXY = hsum2(qx, qy, s2);
+  const cohZN = hsum2(qz, qn, v128.shuffle<f32>(s2, s2, 2, 3, 0, 1));
+  stage(i, xi, yi, zi, uxi, uyi, uzi, sepXY, sepZN, aliXY, aliZN, cohXY, cohZN);
+  memory.fill(ai, 0, 48);
+}
