@@ -102,7 +102,11 @@ const slow: AgentSpec[] = [{ p: [30, 30, 30], v: [2, 0, 0], id: 0 }];
 const right: AgentSpec[] = [{ p: [59.96875, 30, 30], v: [3.25, 0, 0], id: 0 }];
 const bottom: AgentSpec[] = [{ p: [30, 0.015625, 30], v: [0, -3.25, 0], id: 0 }];
 
-const cases: [string, AgentSpec[], Map<number, Expected>][] = [
+// With an obstacle in the middle of the world, the boid that leaves through x = 60 and enters at
+// x = 0 has not flown through it: the move tested is p0 → p1 (60.0146), not p0 → the teleported end.
+const rock = { obstacles: [{ x: 30, y: 30, z: 30, r: 2 }] };
+
+const cases: [string, AgentSpec[], Map<number, Expected>, Record<string, unknown>?][] = [
   ['three boids avoiding each other, slowing by maxAccel·dt', three, byHand(three)],
   ['two boids speeding up by maxAccel·dt', faster, byHand(faster)],
   ['new speed above the maximum keeps the old velocity', tooFast, byHand(tooFast)],
@@ -117,15 +121,29 @@ const cases: [string, AgentSpec[], Map<number, Expected>][] = [
     bottom,
     new Map([[0, { p: [30, 60, 30], v: [0, -2.75, 0] }]]),
   ],
+  [
+    'teleported across the world, not through the obstacle in its middle',
+    right,
+    new Map([[0, { p: [0, 30, 30], v: [2.75, 0, 0] }]]),
+    rock,
+  ],
 ];
 
-for (const [name, agents, want] of cases) {
+for (const [name, agents, want, over = {}] of cases) {
   test(`lindqvist-thesis, cpu (js) equals the hand computation: ${name}`, () => {
-    assertExact(stepCpu(agents, presetParams('lindqvist-thesis', { prey: agents.length })), want, name);
+    assertExact(
+      stepCpu(agents, presetParams('lindqvist-thesis', { prey: agents.length, ...over })),
+      want,
+      name,
+    );
   });
 }
-for (const [name, agents, want] of cases) {
+for (const [name, agents, want, over = {}] of cases) {
   test(`lindqvist-thesis, webgpu agrees with the hand computation within float32: ${name}`, async () => {
-    assertF32(await stepGpu(agents, presetParams('lindqvist-thesis', { prey: agents.length })), want, name);
+    assertF32(
+      await stepGpu(agents, presetParams('lindqvist-thesis', { prey: agents.length, ...over })),
+      want,
+      name,
+    );
   });
 }

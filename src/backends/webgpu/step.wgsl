@@ -217,9 +217,11 @@ fn segmentEnters(a: vec3<f32>, u: vec3<f32>, p0: vec3<f32>) -> bool {
   return false;
 }
 
-// The move p0 → p1 = p0 + d, whose end after the walls is q, enters a sphere: bounce and clamp
-// test p0 → q; wrap tests p0 → p1 and, across a seam, its image q − d → q.
+// The move p0 → p1 = p0 + d, whose end after the walls is q, enters a sphere: bounce, clamp and
+// push test p0 → q; teleport tests p0 → p1 (the end reappears on the opposite wall, untravelled);
+// wrap tests p0 → p1 and, across a seam, its image q − d → q.
 fn moveEnters(p0: vec3<f32>, d: vec3<f32>, p1: vec3<f32>, q: vec3<f32>) -> bool {
+  if (P.world_boundary == WORLD_BOUNDARY_TELEPORT) { return segmentEnters(p0, d, p0); }
   if (P.world_boundary != WORLD_BOUNDARY_WRAP) { return segmentEnters(p0, q - p0, p0); }
   if (segmentEnters(p0, d, p0)) { return true; }
   return any(q != p1) && segmentEnters(q - d, d, p0);
