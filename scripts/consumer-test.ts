@@ -193,6 +193,27 @@ try {
     );
     must(`murmur run --backend ${backend}`, r);
   }
+  // the bench command's code lives under bench/ (dist/bench in the package), loaded on use; each
+  // row runs in a child `murmur bench-row` process, which loads it too
+  const bench = await run(
+    bin,
+    ['bench', '--n', '200', '--search', 'grid', '--steps', '2', '--warmup', '1', '--batches', '1', '--json'],
+    dirs['node-esm']!,
+  );
+  if (must('murmur bench', bench)) {
+    let rows: { n?: number; status?: string; msPerStep?: { median: number } }[] = [];
+    try {
+      rows = (JSON.parse(bench.out) as { rows: typeof rows }).rows;
+    } catch {}
+    check(
+      'murmur bench measured its row',
+      rows.length === 1 &&
+        rows[0].n === 200 &&
+        rows[0].status === 'ok' &&
+        (rows[0].msPerStep?.median ?? 0) > 0,
+      rows.length === 1 ? '' : bench.out.slice(0, 300),
+    );
+  }
 
   // experiments from the installed package: a sweep, its plots, a trajectory (runtime deps shipped)
   const cwd = dirs['node-esm']!;

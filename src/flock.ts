@@ -1,13 +1,16 @@
 import { CpuBackend } from './backends/cpu/backend.ts';
-import type { Backend, BackendInfo, BackendName, StepTiming, SyncBackend } from './backends/types.ts';
-import {
-  checkKernelChoice,
-  decideKernel,
-  type KernelChoice,
-  type KernelName,
-  wasmGapIssue,
-  wasmGaps,
-} from './backends/wasm/select.ts';
+import { isCpuKernel, type KernelChoice, type KernelName } from './backends/kernels.ts';
+import { engineOptions, untakenOptionIssues } from './backends/options.ts';
+import { BACKEND_NAMES, backendEntry, type StartedBackend } from './backends/registry.ts';
+import type {
+  Backend,
+  BackendInfo,
+  BackendName,
+  KernelPlan,
+  StepTiming,
+  SyncBackend,
+} from './backends/types.ts';
+import { checkKernelChoice, wasmGapIssue, wasmGaps } from './backends/wasm/select.ts';
 import { computeMetrics, type Metrics } from './metrics/metrics.ts';
 import {
   checkFiniteNumbers,
@@ -32,23 +35,28 @@ export interface FlockOptions extends ParamsOverride {
   preset?: PresetName;
   /** Parameter overrides, nested by group (merged under the top-level ones). */
   params?: ParamsOverride;
-  /** Which backend steps the flock. Default `cpu`. */
+  /** Which backend steps the flock (see {@link backends}). Default `cpu`. */
   backend?: BackendName;
-  /** Worker threads (workers backend). */
+  /**
+   * Step threads of the workers backend, 1 to 256 (default: the logical cores). The other
+   * backends take no threads and leave it unused (info().threads says what ran); the CLI refuses
+   * --threads with them. See {@link engineOptions}.
+   */
   threads?: number;
   /**
    * Kernel of the cpu and workers backends, chosen once per flock: `js` (the TypeScript
    * reference), `wasm` (WebAssembly SIMD; a ParamError naming the field when the parameters need
    * something it lacks, e.g. `laser.enabled`) or `auto` (default: wasm where it loads and covers
    * the starting parameters, else js). A flock on wasm refuses a later set()/reset() that needs
-   * js; info() says which kernel runs and why. The synchronous API always uses `js`.
+   * js; info() says which kernel runs and why. The synchronous API always uses `js`. On webgpu,
+   * which runs WGSL, only `auto` (or nothing) is accepted.
    */
   kernel?: KernelChoice;
   /** Put the state in a SharedArrayBuffer (implied by `workers`). */
   shared?: boolean;
 }
 
-const ENGINE_KEYS = new Set(['preset', 'params', 'backend', 'threads', 'kernel', 'shared']);
+const ENGINE_KEYS = new Set(['preset', 'params', 'shared', ...Object.keys(engineOptions)]);
 
 /** Resolve preset + overrides into a validated parameter set; every problem reported at once. */
 export function paramsFromOptions(options: FlockOptions = {}): Params {
@@ -73,13 +81,7 @@ export function paramsFromOptions(options: FlockOptions = {}): Params {
   return resolveParams(merged);
 }
 
-/** Which kernel a flock runs for its whole life, and why (see {@link Flock.info}). */
-export interface KernelPlan {
-  /** The kernel option as given (`auto` when omitted); null on the webgpu backend. */
-  readonly choice: KernelChoice | null;
-  readonly kernel: KernelName;
-  readonly reason: string;
-}
+export type { KernelPlan } from './backends/types.ts';
 
 /** {@link Flock.info}: what the backend runs, plus the kernel decision and the package version. */
 export interface FlockInfo extends BackendInfo {
@@ -91,41 +93,21 @@ export interface FlockInfo extends BackendInfo {
   readonly version: string;
 }
 
-const BACKEND_NAMES = ['cpu', 'workers', 'webgpu'];
-
-/** The backend for these options, with the kernel decided once for `params`. */
-async function makeBackend(
-  options: FlockOptions,
-  params: Params,
-): Promise<{ impl: Backend; plan: KernelPlan }> {
-  const name = options.backend ?? 'cpu';
-  if (!BACKEND_NAMES.includes(name))
-    throw new ParamError([{ path: 'backend', value: name, allowed: 'one of "cpu", "workers", "webgpu"' }]);
-  if (name === 'webgpu') {
-    if (options.kernel !== undefined && options.kernel !== 'auto')
-      throw new ParamError([
-        {
-          path: 'kernel',
-          value: options.kernel,
-          allowed:
-            'nothing (or "auto") with the webgpu backend, which runs WGSL; js and wasm are for cpu and workers',
-        },
-      ]);
-    const m = await import('./backends/webgpu/backend.ts');
-    return {
-      impl: await m.createWebGpuBackend(),
-      plan: { choice: null, kernel: 'wgsl', reason: 'the webgpu backend runs WGSL' },
-    };
-  }
-  const d = await decideKernel(checkKernelChoice(options.kernel), params);
-  const plan: KernelPlan = { choice: d.choice, kernel: d.kernel, reason: d.reason };
-  if (name === 'cpu') {
-    const { WasmKernel } = await import('./backends/wasm/kernel.ts');
-    return { impl: new CpuBackend(d.module ? await WasmKernel.create(d.module) : null), plan };
-  }
-  const m = await import('./backends/workers/backend.ts');
-  // the decided kernel, never 'auto': the backend must not choose again
-  return { impl: await m.createWorkersBackend({ threads: options.threads, kernel: d.kernel }), plan };
+/**
+ * Start the backend the options name (the registry's factory), its kernel decided once for
+ * `params`. A kernel option the backend does not take is refused (ParamError).
+ */
+async function makeBackend(options: FlockOptions, params: Params): Promise<StartedBackend> {
+  const spec = engineOptions;
+  const name = options.backend ?? spec.backend.default;
+  // a kernel the backend cannot run is refused; threads are not checked here: they change no
+  // result (the same bytes for any count), so one option set can serve every backend
+  const issues = untakenOptionIssues(name, { kernel: options.kernel });
+  if (issues.length) throw new ParamError(issues);
+  return backendEntry(name).create(
+    { threads: options.threads ?? spec.threads.default, kernel: checkKernelChoice(options.kernel) },
+    params,
+  );
 }
 
 function newState(p: Params, shared: boolean): FlockState {
@@ -426,7 +408,7 @@ export class Flock {
 /** Create a flock on any backend (cpu, workers, webgpu); the kernel is decided here, once. */
 export async function createFlock(options: FlockOptions = {}): Promise<Flock> {
   const params = paramsFromOptions(options);
-  const shared = options.shared ?? options.backend === 'workers';
+  const shared = options.shared ?? needsSharedState(options.backend);
   const { impl, plan } = await makeBackend(options, params);
   return new Flock(impl, newState(params, shared), params, plan);
 }
@@ -483,6 +465,30 @@ function restoreReason(meta: SnapshotMeta | null, runs: KernelName, asked: boole
 }
 
 /**
+ * The backend and kernel of a restore: those asked for, else the snapshot's kernel on the first
+ * backend that runs it (webgpu for a WGSL snapshot; a cpu kernel asked for keeps the default).
+ */
+function restoreEngine(
+  options: Pick<FlockOptions, 'backend' | 'threads' | 'kernel'>,
+  meta: SnapshotMeta | null,
+): FlockOptions {
+  const recorded = meta?.kernel;
+  const runsRecorded =
+    recorded === undefined || isCpuKernel(options.kernel)
+      ? undefined
+      : BACKEND_NAMES.find((n) => backendEntry(n).kernels.includes(recorded));
+  const backend = options.backend ?? runsRecorded ?? engineOptions.backend.default;
+  const takesKernel = backendEntry(backend).options.includes('kernel');
+  const kernel = options.kernel ?? (takesKernel && isCpuKernel(recorded) ? recorded : undefined);
+  return { ...options, backend, ...(kernel ? { kernel } : {}) };
+}
+
+/** Does this backend step a state in a SharedArrayBuffer (the registry's `sharedState`)? */
+function needsSharedState(backend: BackendName | undefined): boolean {
+  return backend !== undefined && backendEntry(backend).sharedState;
+}
+
+/**
  * Recreate a flock from {@link Flock.snapshot} bytes. Throws SnapshotError on bad bytes. Unless
  * `kernel` (or `backend`) says otherwise, it continues with the kernel the snapshot recorded
  * (webgpu for a WGSL snapshot), so the continuation equals the unbroken run; where it differs,
@@ -494,14 +500,8 @@ export async function restoreFlock(
 ): Promise<Flock> {
   checkRestoreOptions(options);
   // only an explicit backend can be workers, which needs the state in a SharedArrayBuffer
-  const { state, params, meta } = decodeSnapshot(bytes, { shared: options.backend === 'workers' });
-  // a WGSL snapshot continues on webgpu, unless a cpu kernel is asked for
-  const cpuKernel = options.kernel === 'js' || options.kernel === 'wasm';
-  const backend = options.backend ?? (meta?.kernel === 'wgsl' && !cpuKernel ? 'webgpu' : 'cpu');
-  const kernel =
-    options.kernel ??
-    (backend !== 'webgpu' && (meta?.kernel === 'js' || meta?.kernel === 'wasm') ? meta.kernel : undefined);
-  const { impl, plan } = await makeBackend({ ...options, backend, ...(kernel ? { kernel } : {}) }, params);
+  const { state, params, meta } = decodeSnapshot(bytes, { shared: needsSharedState(options.backend) });
+  const { impl, plan } = await makeBackend(restoreEngine(options, meta), params);
   const asked = options.kernel !== undefined || options.backend !== undefined;
   return new Flock(impl, state, params, {
     ...plan,

@@ -3,8 +3,28 @@
  * webgpu backends; the parameter schema, presets and validation.
  * @module murmur-flock
  */
+export {
+  CPU_KERNELS,
+  type CpuKernel,
+  KERNEL_CHOICES,
+  KERNEL_NAMES,
+  type KernelChoice,
+  type KernelName,
+} from './backends/kernels.ts';
+export {
+  type EngineOptionName,
+  type EngineOptionValues,
+  engineOptions,
+} from './backends/options.ts';
+export {
+  BACKEND_NAMES,
+  type BackendEntry,
+  type BackendRequest,
+  backends,
+  type Runtime,
+  type StartedBackend,
+} from './backends/registry.ts';
 export type { Backend, BackendInfo, BackendName, StepTiming } from './backends/types.ts';
-export type { KernelChoice, KernelName } from './backends/wasm/select.ts';
 export { WebGpuUnavailableError } from './backends/webgpu/gpu.ts';
 export { WorkerFaultError } from './backends/workers/errors.ts';
 export {

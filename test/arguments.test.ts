@@ -95,10 +95,10 @@ describe('createFlock / createFlockSync / paramsFromOptions arguments', () => {
       /prototype keys/,
     ],
     ['a group given as a Map', { world: new Map() }, /^world$/, /plain data/],
-    ['backend "gpu"', { backend: 'gpu' }, /^backend$/, /"cpu", "workers" or "webgpu"/],
+    ['backend "gpu"', { backend: 'gpu' }, /^backend$/, /one of "cpu", "workers", "webgpu"/],
     ['threads 0', { threads: 0 }, /^threads$/, /whole number from 1 to 256/],
     ['threads 1.5', { threads: 1.5 }, /^threads$/, /whole number/],
-    ['kernel "simd"', { kernel: 'simd' }, /^kernel$/, /"js", "wasm" or "auto"/],
+    ['kernel "simd"', { kernel: 'simd' }, /^kernel$/, /one of "js", "wasm", "auto"/],
     ['shared "yes"', { shared: 'yes' }, /^shared$/, /true or false/],
     ['preset 5', { preset: 5 }, /^preset$/, /name of a preset/],
   ];

@@ -12,7 +12,8 @@ import type { UniformGrid } from '../src/spatial/grid.ts';
 
 /** Count the grid builds that took the sink's keys (buildFromCounts) on a cpu flock. */
 function countReuse(f: Flock): { reused: number } {
-  const grid = (f as unknown as { impl: CpuBackend }).impl as unknown as { grid: UniformGrid };
+  const grid = ((f as unknown as { impl: CpuBackend }).impl as unknown as { cpuStep: { grid: UniformGrid } })
+    .cpuStep;
   const calls = { reused: 0 };
   const original = grid.grid.buildFromCounts.bind(grid.grid);
   grid.grid.buildFromCounts = (counts: Uint32Array, offset: number) => {

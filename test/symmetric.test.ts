@@ -7,8 +7,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { CpuBackend, gridConfigFor } from '../src/backends/cpu/backend.ts';
-import { createScratch, stepRange } from '../src/backends/cpu/kernel.ts';
+import { CpuBackend } from '../src/backends/cpu/backend.ts';
+import { stepRange } from '../src/backends/cpu/gather.ts';
+import { createScratch } from '../src/backends/cpu/kernel.ts';
+import { gridConfigFor } from '../src/backends/cpu/step.ts';
 import { SymmetricSweep } from '../src/backends/cpu/symmetric.ts';
 import { createFlockSync } from '../src/flock.ts';
 import type { ParamsOverride } from '../src/params/schema.ts';
@@ -108,17 +110,18 @@ describe('symmetric sweep', () => {
         const grid = new UniformGrid();
         grid.configure(gridConfigFor(params, c, state.capacity));
         const scratch = createScratch(c, grid);
+        const k3 = { c, grid, scratch };
         const count = grid.build(state.front, state.count);
         grid.scatter(state.front, state.back, state.count);
         const src = state.back;
         const sym = new SymmetricSweep();
         // reserve a slot per agent: small worlds need more than the default budget
-        sym.configure(c, grid, scratch, state.capacity, false, state.capacity);
+        sym.configure(k3, state.capacity, false, { slots: state.capacity });
         const symOut = FlockState.create(state.capacity, { dimensions: k.dims }).front;
-        if (!sym.run(c, grid, src, symOut, count, scratch)) return;
+        if (!sym.run(k3, src, symOut, count)) return;
         swept++;
         const gatherOut = FlockState.create(state.capacity, { dimensions: k.dims }).front;
-        stepRange(c, grid, src, gatherOut, 0, count, scratch);
+        stepRange(k3, src, gatherOut, 0, count);
         const diff = sameBytes(symOut, gatherOut, count);
         assert.equal(diff, null, `first difference: ${diff}`);
         // the same sweep in shares, as threads would run it
@@ -126,7 +129,7 @@ describe('symmetric sweep', () => {
         const sharedOut = FlockState.create(state.capacity, { dimensions: k.dims }).front;
         for (let t = 0; t + 1 < bounds.length; t++)
           if (bounds[t] < bounds[t + 1])
-            assert.ok(sym.run(c, grid, src, sharedOut, count, scratch, bounds[t], bounds[t + 1]));
+            assert.ok(sym.run(k3, src, sharedOut, count, bounds[t], bounds[t + 1]));
         const diffShares = sameBytes(sharedOut, gatherOut, count);
         assert.equal(diffShares, null, `shares ${bounds.join(', ')}: first difference: ${diffShares}`);
       }),
@@ -155,7 +158,7 @@ describe('symmetric sweep', () => {
       const b = createFlockSync(opts);
       const backend = (b as unknown as { impl: CpuBackend }).impl;
       assert.ok(backend instanceof CpuBackend);
-      (backend as unknown as { pass: { sweep: { run(): boolean } } }).pass.sweep.run = () => false;
+      (backend as unknown as { cpuStep: { sweep: { run(): boolean } } }).cpuStep.sweep.run = () => false;
       b.stepSync(3);
       assert.equal(b.info().pairs, 'gather');
       assert.equal(a.stateHash(), b.stateHash());
@@ -179,12 +182,13 @@ describe('symmetric sweep', () => {
     };
     const a = createFlockSync(opts);
     crowd(a);
-    const sweep = (a as unknown as { impl: { pass: { sweep: object } } }).impl.pass.sweep as {
-      interiorRun(...args: unknown[]): number;
+    const cellRuns = (a as unknown as { impl: { cpuStep: { sweep: { runs: object } } } }).impl.cpuStep.sweep
+      .runs as {
+      interior(...args: unknown[]): number;
     };
     const runs = { fit: 0, over: 0 };
-    const interiorRun = sweep.interiorRun.bind(sweep);
-    sweep.interiorRun = (...args: unknown[]) => {
+    const interiorRun = cellRuns.interior.bind(cellRuns);
+    cellRuns.interior = (...args: unknown[]) => {
       const L = interiorRun(...args);
       if (L >= 0) runs.fit++;
       else runs.over++;
@@ -195,7 +199,8 @@ describe('symmetric sweep', () => {
     assert.ok(runs.fit > 0 && runs.over > 0, `runs that fit ${runs.fit}, runs over ${runs.over}`);
     const b = createFlockSync(opts);
     crowd(b);
-    (b as unknown as { impl: { pass: { sweep: { run(): boolean } } } }).impl.pass.sweep.run = () => false;
+    (b as unknown as { impl: { cpuStep: { sweep: { run(): boolean } } } }).impl.cpuStep.sweep.run = () =>
+      false;
     b.stepSync(2);
     assert.equal(b.info().pairs, 'gather');
     assert.equal(a.stateHash(), b.stateHash());

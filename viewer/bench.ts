@@ -12,6 +12,7 @@ import { standardScenario } from '../bench/scenario.ts';
 import type { BackendName } from '../src/backends/types.ts';
 import { createFlock, type Flock, paramsFromOptions } from '../src/flock.ts';
 import { mergeOverrides } from '../src/params/validate.ts';
+import { VIEWER_BACKENDS } from './config.ts';
 
 /** One measured row. */
 export interface BenchRow {
@@ -97,7 +98,7 @@ export async function runBench(out: HTMLElement, counts: readonly number[]): Pro
   line(`murmur page bench (standard scenario, reynolds, grid; drawing off) — ${navigator.userAgent}`);
   line('backend   agents     engine               steps/s');
   for (const n of counts)
-    for (const backend of ['cpu', 'workers', 'webgpu'] as const) {
+    for (const backend of VIEWER_BACKENDS) {
       const r = await measure(backend, n);
       rows.push(r);
       line(

@@ -4,6 +4,8 @@
  * Only parameters that differ from the preset are written. Parameter values use the same text
  * form as the CLI's `--set key=value` (spheres as JSON), parsed by the engine's own validator.
  */
+import { engineOptionIssues, engineOptions } from '../src/backends/options.ts';
+import { BACKEND_NAMES, backendEntry } from '../src/backends/registry.ts';
 import type { BackendName } from '../src/backends/types.ts';
 import { paramsFromOptions } from '../src/flock.ts';
 import { getPreset, type PresetName } from '../src/params/presets.ts';
@@ -30,7 +32,10 @@ export interface ViewerConfig {
 /** The body size range the panel and the URL accept. */
 export const BODY_RANGE: readonly [number, number] = [0.25, 4];
 
-const BACKENDS: readonly BackendName[] = ['cpu', 'workers', 'webgpu'];
+/** The backends the viewer offers: the registry's that run in a browser, in its order. */
+export const VIEWER_BACKENDS: readonly BackendName[] = BACKEND_NAMES.filter((n) =>
+  backendEntry(n).runsIn.includes('browser'),
+);
 export const DEFAULT_PRESET: PresetName = 'murmuration';
 
 /** Fields the viewer drives itself (the mouse aims the laser); never written to the URL. */
@@ -42,7 +47,7 @@ export function isTransient(path: string): boolean {
 export function parseHash(hash: string): { config: ViewerConfig; problems: string[] } {
   const problems: string[] = [];
   let preset: PresetName = DEFAULT_PRESET;
-  let backend: BackendName = 'cpu';
+  let backend: BackendName = engineOptions.backend.default;
   let shape: ShapeName | 'auto' = 'auto';
   let pinWorld = false;
   let body = 1;
@@ -57,8 +62,9 @@ export function parseHash(hash: string): { config: ViewerConfig; problems: strin
       if (getPreset(value)) preset = value as PresetName;
       else problems.push(`unknown preset "${value}"`);
     } else if (key === 'backend') {
-      if ((BACKENDS as readonly string[]).includes(value)) backend = value as BackendName;
-      else problems.push(`unknown backend "${value}"`);
+      const why = backendProblem(value);
+      if (why === null) backend = value as BackendName;
+      else problems.push(`refused backend=${value}: ${why}`);
     } else if (key === 'shape') {
       if (value === 'auto' || (SHAPES as readonly string[]).includes(value))
         shape = value as ShapeName | 'auto';
@@ -79,6 +85,15 @@ export function parseHash(hash: string): { config: ViewerConfig; problems: strin
   const { params, refused } = keepValid(preset, pairs);
   problems.push(...refused);
   return { config: { preset, backend, shape, params, pinWorld, body }, problems };
+}
+
+/** Why the URL's backend cannot be used (the engine options' check, then the browser), or null. */
+function backendProblem(value: string): string | null {
+  const issues = engineOptionIssues({ backend: value });
+  if (issues.length > 0) return formatIssue(issues[0]).trim();
+  if (!VIEWER_BACKENDS.includes(value as BackendName))
+    return `backend: got "${value}"; allowed: one of ${VIEWER_BACKENDS.map((n) => `"${n}"`).join(', ')} (in a browser)`;
+  return null;
 }
 
 /** Does this list of key=value pairs give a valid parameter set on top of the preset? */

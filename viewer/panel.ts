@@ -12,13 +12,14 @@
  * schema's own parser: a value the schema refuses is refused with its message, never adjusted.
  */
 import GUI, { type Controller } from 'lil-gui';
+import { backendEntry } from '../src/backends/registry.ts';
 import type { BackendName } from '../src/backends/types.ts';
 import { type PresetName, presets } from '../src/params/presets.ts';
 import type { Params } from '../src/params/schema.ts';
 import type { LeafSpec, Sphere } from '../src/params/spec.ts';
 import { formatIssue, ParamError, parseFieldText } from '../src/params/validate.ts';
 import { type FieldEntry, fields, getPath, setPath } from '../src/params/walk.ts';
-import { BODY_RANGE, isTransient } from './config.ts';
+import { BODY_RANGE, isTransient, VIEWER_BACKENDS } from './config.ts';
 import { SHAPES, type ShapeName } from './shapes.ts';
 
 /** What the panel asks the app to do. Functions returning a string report a refusal. */
@@ -58,6 +59,14 @@ export function sliderRange(spec: LeafSpec, value: number): [number, number, num
   const lo = wide && spec.min < 0 ? -hi : spec.min;
   const step = spec.kind === 'int' ? 1 : (spec.step ?? niceCeil((hi - lo) / 1000));
   return [lo, Math.max(hi, lo + step), step];
+}
+
+/** The backend dropdown's tooltip: each backend's line from the registry. */
+function backendTitle(): string {
+  return VIEWER_BACKENDS.map((n) => {
+    const e = backendEntry(n);
+    return `${n}: ${e.description}${e.needs ? ` (needs ${e.needs})` : ''}`;
+  }).join('\n');
 }
 
 export class Panel {
@@ -104,8 +113,9 @@ export class Panel {
     v.add(this.view, 'preset', Object.keys(presets))
       .onChange((name: PresetName) => actions.choosePreset(name))
       .domElement.setAttribute('data-path', 'preset');
-    this.backendCtl = v.add(this.view, 'backend', ['cpu', 'workers', 'webgpu']);
+    this.backendCtl = v.add(this.view, 'backend', VIEWER_BACKENDS);
     this.backendCtl.domElement.setAttribute('data-path', 'backend');
+    this.backendCtl.domElement.title = backendTitle();
     this.backendCtl.onChange((name: BackendName) => void actions.chooseBackend(name));
     this.reasonCtl = v.add(this.view, 'reason').name('unavailable').disable();
     this.reasonCtl.domElement.setAttribute('data-path', 'reason');

@@ -1,4 +1,4 @@
-// The gathering step (twin of src/backends/cpu/kernel.ts, stepRange): each agent reads all its
+// The gathering step (twin of src/backends/cpu/gather.ts, stepRange): each agent reads all its
 // candidates, then its rules, integration and boundary (agent-update.ts).
 //
 // Per prey: pass 1 tests every candidate four at a time and compacts those within reach into

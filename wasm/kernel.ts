@@ -1,5 +1,5 @@
 // AssemblyScript: the murmur step kernel (neighbour pass + rules + integration) with v128 SIMD.
-// Mirrors src/backends/cpu/kernel.ts (the reference) for linear cell order without obstacles or
+// Mirrors src/backends/cpu/gather.ts and symmetric.ts (the reference) for linear cell order without obstacles or
 // laser; the neighbour pass runs four candidates at a time in f32x4, so results agree with the
 // reference within float tolerance, not bit for bit. Every run is deterministic.
 //
@@ -16,7 +16,7 @@
 //
 // The files, beside their TypeScript twins:
 //   kernel.ts        the module's exports (this file)
-//   gathering.ts     the gathering step                           (src/backends/cpu/kernel.ts)
+//   gathering.ts     the gathering step                           (src/backends/cpu/gather.ts)
 //   symmetric.ts     the symmetric sweep                          (src/backends/cpu/symmetric.ts)
 //   sweep-run.ts, sweep-prologue.ts, accumulators.ts  its candidate run, its prologue (partners
 //                    below the share) and its accumulator slots

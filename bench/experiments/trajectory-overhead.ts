@@ -4,12 +4,13 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { CpuKernel } from '../../src/backends/kernels.ts';
 import { TrajectoryWriter } from '../../src/experiments/trajectory.ts';
 import { createFlock } from '../../src/flock.ts';
 
 const agents = Number(process.argv[2] ?? 100_000);
 const batches = Number(process.argv[3] ?? 20);
-const kernel = (process.argv[4] ?? 'wasm') as 'wasm' | 'js';
+const kernel = (process.argv[4] ?? 'wasm') as CpuKernel;
 const dir = mkdtempSync(join(tmpdir(), 'murmur-traj-'));
 const path = join(dir, 'trajectory.parquet');
 // a periodic cube sized for about 15 neighbours within the cohesion radius (as the standard bench)

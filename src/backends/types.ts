@@ -1,8 +1,9 @@
 import type { Params } from '../params/schema.ts';
 import type { FlockState } from '../state/layout.ts';
+import type { KernelChoice, KernelName } from './kernels.ts';
+import type { BackendName } from './registry.ts';
 
-/** Names of the backends. */
-export type BackendName = 'cpu' | 'workers' | 'webgpu';
+export type { BackendName } from './registry.ts';
 
 /** Time per step spent in each phase, in milliseconds (where the backend can tell). */
 export interface StepTiming {
@@ -14,7 +15,7 @@ export interface StepTiming {
 /** What a backend actually runs, for benchmarks and logs. */
 export interface BackendInfo {
   /** Kernel in use: the TypeScript kernel, the WebAssembly SIMD kernel, or WGSL (webgpu). */
-  readonly kernel: 'js' | 'wasm' | 'wgsl';
+  readonly kernel: KernelName;
   /** Threads stepping the flock (1 for cpu). */
   readonly threads: number;
   /** Device description, e.g. the GPU adapter (webgpu only). */
@@ -31,6 +32,14 @@ export interface BackendInfo {
    * threads' measured speeds (a core slowed by other work gets fewer).
    */
   readonly shares?: readonly number[];
+}
+
+/** Which kernel a flock runs for its whole life, and why (see Flock.info). */
+export interface KernelPlan {
+  /** The kernel option as given (`auto` when omitted); null on the webgpu backend. */
+  readonly choice: KernelChoice | null;
+  readonly kernel: KernelName;
+  readonly reason: string;
 }
 
 /**

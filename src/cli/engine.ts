@@ -1,17 +1,60 @@
+import type { KernelChoice } from '../backends/kernels.ts';
+import { defaultWords, type EngineOptionName, engineOptions } from '../backends/options.ts';
+import { BACKEND_NAMES, backendEntry, backendsTaking, wordList } from '../backends/registry.ts';
 import type { BackendName } from '../backends/types.ts';
 import type { Flock, FlockInfo } from '../flock.ts';
-import type { FlagReader } from './args.ts';
+import type { FlagReader, FlagSpec } from './args.ts';
 
-/** Backend names the CLI accepts. */
-export const BACKENDS: readonly BackendName[] = ['cpu', 'workers', 'webgpu'];
-/** Kernel names the CLI accepts. */
-export const KERNELS = ['js', 'wasm', 'auto'] as const;
-export type KernelName = (typeof KERNELS)[number];
+/** Backend names the CLI accepts (the engine options' spec, from the registry). */
+export const BACKENDS: readonly BackendName[] = engineOptions.backend.options;
+/** Kernel names the CLI accepts (the engine options' spec). */
+export const KERNELS: readonly KernelChoice[] = engineOptions.kernel.options;
+/** The CLI's name for a kernel option ({@link KernelChoice}). */
+export type KernelName = KernelChoice;
 /**
  * The kernel `run` and `bench` use when --kernel is not given: the library's default, so a
  * benchmark row measures what a run executes.
  */
-export const DEFAULT_KERNEL: KernelName = 'auto';
+export const DEFAULT_KERNEL: KernelName = engineOptions.kernel.default;
+
+/**
+ * The flags --backend, --threads and --kernel, from the engine options' spec and the registry:
+ * the placeholder lists the allowed values, the doc says which backends take the option and its
+ * default. `list`: comma-separated lists (bench measures each); `notes`: words to add per flag.
+ */
+export function engineFlags(
+  list: boolean,
+  notes: Partial<Record<EngineOptionName, string>> = {},
+): FlagSpec[] {
+  return (Object.keys(engineOptions) as EngineOptionName[]).map((name) => {
+    const spec = engineOptions[name];
+    const one = spec.kind === 'enum' ? spec.options.join(list ? ',' : '|') : name[0].toUpperCase();
+    const takers = name === 'backend' ? BACKEND_NAMES : backendsTaking(name);
+    const where =
+      takers.length < BACKEND_NAMES.length
+        ? `${wordList(takers, 'and')} backend${takers.length > 1 ? 's' : ''} only`
+        : null;
+    const about = [where, `default ${defaultWords(name)}`, list ? 'one row each' : null, notes[name] ?? null];
+    return {
+      name,
+      kind: 'value',
+      value: list && spec.kind !== 'enum' ? `${one},${one},...` : one,
+      doc: `${spec.doc} (${about.filter((a) => a !== null).join('; ')})`,
+    };
+  });
+}
+
+/** Help lines naming each backend: what it is, and what it needs (the registry's words). */
+export function backendHelp(): string[] {
+  const width = Math.max(...BACKEND_NAMES.map((n) => n.length)) + 2;
+  return [
+    'Backends (--backend):',
+    ...BACKEND_NAMES.map((n) => {
+      const e = backendEntry(n);
+      return `  ${n.padEnd(width)}${e.description}${e.needs ? `; needs ${e.needs}` : ''}`;
+    }),
+  ];
+}
 
 /** Engine options shared by `run` and `bench`. */
 export interface EngineOptions {
@@ -24,13 +67,19 @@ export interface EngineOptions {
 
 /** Read --backend, --threads and --kernel for one run; problems go to the reader. */
 export function readEngine(f: FlagReader): EngineOptions {
-  const backend = f.choice('backend', BACKENDS, 'cpu');
-  const threads = f.int('threads', 1, 256);
-  const kernel = f.choice('kernel', KERNELS);
-  if (threads !== undefined && backend !== 'workers')
-    f.problems.push(`--threads: applies to --backend workers only; got --backend ${backend}`);
-  if (kernel !== undefined && backend === 'webgpu')
-    f.problems.push('--kernel: applies to --backend cpu or workers only; webgpu runs WGSL');
+  const spec = engineOptions;
+  const backend = f.choice('backend', spec.backend.options, spec.backend.default);
+  const threads = f.int('threads', spec.threads.min, spec.threads.max);
+  const kernel = f.choice('kernel', spec.kernel.options);
+  if (threads !== undefined && !backendEntry(backend).options.includes('threads'))
+    f.problems.push(
+      `--threads: applies to --backend ${wordList(backendsTaking('threads'))} only; got --backend ${backend}`,
+    );
+  const entry = backendEntry(backend);
+  if (kernel !== undefined && !entry.options.includes('kernel'))
+    f.problems.push(
+      `--kernel: applies to --backend ${wordList(backendsTaking('kernel'))} only; ${backend} runs ${wordList(entry.kernels)}`,
+    );
   return {
     backend,
     backendGiven: f.has('backend'),

@@ -2,8 +2,6 @@ import { pathToFileURL } from 'node:url';
 import { formatIssue, ParamError } from '../params/validate.ts';
 import { VERSION } from '../version.ts';
 import { closest } from './args.ts';
-import { benchCommand } from './bench.ts';
-import { measureRow, type RowSpec } from './bench-row.ts';
 import { EXIT, UsageError } from './errors.ts';
 import { COMMANDS, topHelp } from './help.ts';
 import { err, out } from './output.ts';
@@ -13,10 +11,11 @@ import { runCommand } from './run.ts';
 
 const handlers: Record<string, (argv: readonly string[]) => number | Promise<number>> = {
   run: runCommand,
-  bench: benchCommand,
   presets: presetsCommand,
   params: paramsCommand,
-  // loaded on use: plot pulls in vega, vega-lite and resvg, which other commands must not wait for
+  // loaded on use: plot pulls in vega, vega-lite and resvg, which other commands must not wait for;
+  // the benchmarks live under bench/ (the library never imports them; the build compiles them too)
+  bench: async (argv) => (await import('../../bench/cli/bench.ts')).benchCommand(argv),
   sweep: async (argv) => (await import('./sweep.ts')).sweepCommand(argv),
   collect: async (argv) => (await import('./collect.ts')).collectCommand(argv),
   plot: async (argv) => (await import('./plot.ts')).plotCommand(argv),
@@ -45,8 +44,9 @@ async function dispatch(argv: readonly string[]): Promise<number> {
     return dispatch([rest[0], '--help']);
   }
   if (cmd === 'bench-row') {
-    // internal: measure one benchmark row in this process and print it as JSON (see bench.ts)
-    const row = await measureRow(JSON.parse(rest[0] ?? '{}') as RowSpec);
+    // internal: measure one benchmark row in this process and print it as JSON (see bench/cli/measure.ts)
+    const { measureRow } = await import('../../bench/cli/row.ts');
+    const row = await measureRow(JSON.parse(rest[0] ?? '{}') as Parameters<typeof measureRow>[0]);
     out(JSON.stringify(row));
     return EXIT.ok;
   }

@@ -8,7 +8,7 @@ import { fields, getPath } from '../params/walk.ts';
 import { decodeSnapshot, SnapshotError, type SnapshotMeta } from '../state/snapshot.ts';
 import { VERSION } from '../version.ts';
 import { FlagReader, type FlagSpec, parseArgs, parseCount } from './args.ts';
-import { DEFAULT_KERNEL, engineInfo, readEngine } from './engine.ts';
+import { backendHelp, engineFlags, engineInfo, readEngine } from './engine.ts';
 import { throwIfProblems, UsageError } from './errors.ts';
 import { renderHelp } from './help.ts';
 import { err, METRICS_COLUMNS, MetricsWriter, out, sci, sig } from './output.ts';
@@ -67,19 +67,7 @@ export const RUN_FLAGS: readonly FlagSpec[] = [
     value: 'FILE.murmur',
     doc: 'continue from a snapshot with its kernel and parameters (--config and --set may change non-structural fields)',
   },
-  {
-    name: 'backend',
-    kind: 'value',
-    value: 'cpu|workers|webgpu',
-    doc: 'which backend steps the flock (default cpu)',
-  },
-  { name: 'threads', kind: 'value', value: 'T', doc: 'worker threads (workers backend)' },
-  {
-    name: 'kernel',
-    kind: 'value',
-    value: 'js|wasm|auto',
-    doc: `step kernel, cpu and workers backends (default ${DEFAULT_KERNEL}; --resume: the snapshot's)`,
-  },
+  ...engineFlags(false, { kernel: "--resume: the snapshot's" }),
   { name: 'json', kind: 'bool', doc: 'print the summary as one JSON object' },
   { name: 'quiet', kind: 'bool', doc: 'no progress on stderr' },
   { name: 'help', kind: 'bool', doc: 'show this help' },
@@ -100,6 +88,7 @@ export const RUN_HELP = {
     'The kernel is chosen once: auto takes wasm where it covers the parameters, else js; --kernel wasm with',
     "parameters it lacks (obstacles, laser, Morton order) is refused (exit 2). --resume keeps the snapshot's kernel;",
     'another --kernel or --backend is allowed and stderr says the continuation differs from the unbroken run.',
+    ...backendHelp(),
     `Progress: a bar on a terminal; otherwise a line on stderr at most every ${LINE_EVERY_MS / 1000} s (--quiet: none).`,
     'Exit codes: 0 done, 1 failed, 2 bad flags or parameters (nothing written), 130 interrupted (Ctrl-C).',
   ],

@@ -1,7 +1,15 @@
 import { basename, extname } from 'node:path';
 import { gatherResults, writeSweepTables } from '../experiments/collect.ts';
 import { parseShard, type Shard } from '../experiments/shard.ts';
-import { parseSweep, planRuns, readSweepFile, runCount } from '../experiments/spec.ts';
+import {
+  parseSweep,
+  planRuns,
+  readSweepFile,
+  runCount,
+  SWEEP_BACKENDS,
+  SWEEP_KERNELS,
+} from '../experiments/spec.ts';
+
 import { claimDir, executeSweep, placement } from '../experiments/sweep.ts';
 import { FlagReader, type FlagSpec, parseArgs } from './args.ts';
 import { throwIfProblems } from './errors.ts';
@@ -34,7 +42,7 @@ export const SWEEP_HELP = {
   details: [
     'The sweep file: preset, params (overrides), axes ({field: [values]} or {field: {from, to, step|count, scale}};',
     'add `with: other` to move an axis together with another), seeds: [..] or replicates: R, steps, every,',
-    'backend (auto|cpu|workers|webgpu), kernel (auto|js|wasm), trajectory: {every: K}. See docs/experiments.md.',
+    `backend (${SWEEP_BACKENDS.join('|')}), kernel (${SWEEP_KERNELS.join('|')}), trajectory: {every: K}. See docs/experiments.md.`,
     'Runs go to a pool of worker threads, one flock each (backend auto: flocks of `large` agents or more run',
     'one at a time on the workers backend). Each finished run is written to DIR/runs/ at once: run the same',
     'command again after an interruption and only unfinished runs run. At the end DIR/samples.{parquet,csv}',

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
+import { CPU_KERNELS } from '../backends/kernels.ts';
+import { BACKEND_NAMES } from '../backends/registry.ts';
 import { paramsFromOptions } from '../flock.ts';
 import { getPreset, presets } from '../params/presets.ts';
 import type { Params, ParamsOverride } from '../params/schema.ts';
@@ -9,9 +11,9 @@ import { fieldByPath, setPath } from '../params/walk.ts';
 import { type Axis, type AxisValue, expandAxis } from './axes.ts';
 
 /** Backends a sweep may ask for; `auto`: cpu in a pool of one flock per core, workers for large flocks. */
-export const SWEEP_BACKENDS = ['auto', 'cpu', 'workers', 'webgpu'] as const;
+export const SWEEP_BACKENDS = ['auto', ...BACKEND_NAMES] as const;
 export type SweepBackend = (typeof SWEEP_BACKENDS)[number];
-export const SWEEP_KERNELS = ['auto', 'js', 'wasm'] as const;
+export const SWEEP_KERNELS = ['auto', ...CPU_KERNELS] as const;
 export type SweepKernel = (typeof SWEEP_KERNELS)[number];
 
 /** Flocks with at least this many agents run one at a time on the workers backend (backend auto). */

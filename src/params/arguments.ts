@@ -5,6 +5,8 @@
  * deep inside, never a silent default. Parameter values themselves are validated by the schema
  * (resolveParams); this module checks only the shape around them.
  */
+import { engineOptionIssues, engineOptions } from '../backends/options.ts';
+import { wordList } from '../backends/registry.ts';
 import { ParamError, type ParamIssue } from './validate.ts';
 
 /** Keys that would reach or replace an object's prototype when copied by assignment. */
@@ -91,31 +93,12 @@ const throwIf = (issues: ParamIssue[]) => {
   if (issues.length > 0) throw new ParamError(issues);
 };
 
-const BACKENDS = ['cpu', 'workers', 'webgpu'] as const;
-const KERNELS = ['js', 'wasm', 'auto'] as const;
-const MAX_THREADS = 256;
-
 /** Type checks of the engine options (what they may hold is checked where they are used). */
 function checkEngineOptions(o: Record<string, unknown>, issues: ParamIssue[]): void {
-  const oneOf = (key: string, options: readonly string[]) => {
-    const v = o[key];
-    if (v !== undefined && (typeof v !== 'string' || !options.includes(v)))
-      issues.push({
-        path: key,
-        value: v,
-        allowed: `${options
-          .slice(0, -1)
-          .map((s) => `"${s}"`)
-          .join(', ')} or "${options.at(-1)}"`,
-      });
-  };
   if (o.preset !== undefined && typeof o.preset !== 'string')
     issues.push({ path: 'preset', value: o.preset, allowed: 'the name of a preset (a string)' });
-  oneOf('backend', BACKENDS);
-  oneOf('kernel', KERNELS);
-  const t = o.threads;
-  if (t !== undefined && (typeof t !== 'number' || !Number.isInteger(t) || t < 1 || t > MAX_THREADS))
-    issues.push({ path: 'threads', value: t, allowed: `a whole number from 1 to ${MAX_THREADS}` });
+  // backend, threads and kernel: their spec's checks and wording, as for parameters
+  issues.push(...engineOptionIssues(o));
   if (o.shared !== undefined && typeof o.shared !== 'boolean')
     issues.push({ path: 'shared', value: o.shared, allowed: 'true or false' });
 }
@@ -150,13 +133,14 @@ export function checkFlockOptions(options: unknown, entry = 'options'): void {
 export function checkRestoreOptions(options: unknown, entry = 'options'): void {
   if (options === undefined) return;
   const issues: ParamIssue[] = [];
-  if (checkObject(options, entry, 'an object { backend?, threads?, kernel? }', issues)) {
+  const names = Object.keys(engineOptions);
+  if (checkObject(options, entry, `an object { ${names.map((n) => `${n}?`).join(', ')} }`, issues)) {
     for (const k of Object.keys(options))
-      if (k !== 'backend' && k !== 'threads' && k !== 'kernel')
+      if (!Object.hasOwn(engineOptions, k))
         issues.push({
           path: k,
           value: options[k],
-          allowed: 'only backend, threads and kernel (the snapshot holds the parameters)',
+          allowed: `only ${wordList(names, 'and')} (the snapshot holds the parameters)`,
         });
     checkEngineOptions(options, issues);
   }

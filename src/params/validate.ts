@@ -93,7 +93,8 @@ function cloneValue<T>(v: T): T {
   return Array.isArray(v) ? (v.map((s: Sphere) => ({ ...s })) as T) : v;
 }
 
-function checkLeaf(path: string, spec: LeafSpec, v: unknown, issues: ParamIssue[]): void {
+/** Check one value against its leaf; a problem is added to `issues` with what the leaf allows. */
+export function checkLeaf(path: string, spec: LeafSpec, v: unknown, issues: ParamIssue[]): void {
   const bad = () => issues.push({ path, value: v, allowed: describeAllowed(spec) });
   switch (spec.kind) {
     case 'number':

@@ -1,3 +1,4 @@
+import { KERNEL_NAMES, type KernelName } from '../backends/kernels.ts';
 import type { Params } from '../params/schema.ts';
 import { crc32 } from './checksum.ts';
 import { FIELD_BYTES, FIELDS, FlockState, STATE_VERSION } from './layout.ts';
@@ -20,8 +21,8 @@ const MAX_META_BYTES = 1 << 16;
  * version. restoreFlock continues with the recorded kernel unless told otherwise.
  */
 export interface SnapshotMeta {
-  /** The kernel that stepped the flock: `js`, `wasm` or `wgsl` (webgpu). */
-  readonly kernel: 'js' | 'wasm' | 'wgsl';
+  /** The kernel that stepped the flock (`wgsl`: the webgpu backend). */
+  readonly kernel: KernelName;
   /** Package version that wrote the snapshot. */
   readonly version: string;
   /** Backend that stepped the flock (informative; cpu and workers give the same bytes). */
@@ -138,10 +139,12 @@ function readMeta(bytes: Uint8Array): SnapshotMeta {
   const o = (m ?? {}) as Record<string, unknown>;
   if (typeof m !== 'object' || m === null || Array.isArray(m))
     throw new SnapshotError('snapshot metadata invalid: not a JSON object');
-  if (o.kernel !== 'js' && o.kernel !== 'wasm' && o.kernel !== 'wgsl')
+  if (!(KERNEL_NAMES as readonly unknown[]).includes(o.kernel)) {
+    const names = KERNEL_NAMES.map((k) => JSON.stringify(k));
     throw new SnapshotError(
-      `snapshot metadata invalid: kernel ${JSON.stringify(o.kernel)}; allowed: "js", "wasm" or "wgsl"`,
+      `snapshot metadata invalid: kernel ${JSON.stringify(o.kernel)}; allowed: ${names.slice(0, -1).join(', ')} or ${names.at(-1)}`,
     );
+  }
   if (typeof o.version !== 'string')
     throw new SnapshotError(
       `snapshot metadata invalid: version ${JSON.stringify(o.version)}; allowed: a string`,
@@ -151,7 +154,7 @@ function readMeta(bytes: Uint8Array): SnapshotMeta {
       `snapshot metadata invalid: backend ${JSON.stringify(o.backend)}; allowed: a string`,
     );
   return {
-    kernel: o.kernel,
+    kernel: o.kernel as KernelName,
     version: o.version,
     ...(typeof o.backend === 'string' ? { backend: o.backend } : {}),
   };

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { gridConfigFor, hasPredators } from '../../src/backends/cpu/backend.ts';
-import { createScratch, stepRange } from '../../src/backends/cpu/kernel.ts';
+import { stepRange } from '../../src/backends/cpu/gather.ts';
+import { createScratch } from '../../src/backends/cpu/kernel.ts';
+import { gridConfigFor, hasPredators } from '../../src/backends/cpu/step.ts';
 import { WasmKernel, wasmUnsupportedReason } from '../../src/backends/wasm/kernel.ts';
 import { loadWasmModule, wasmSimdSupported } from '../../src/backends/wasm/loader.ts';
 import { createFlockSync, type FlockOptions, paramsFromOptions } from '../../src/flock.ts';
@@ -57,7 +58,7 @@ for (const [name, options] of Object.entries(SCENARIOS)) {
     const scratch = createScratch(c, grid);
     const js = FlockState.create(st.capacity).front;
     const wasm = FlockState.create(st.capacity).front;
-    stepRange(c, grid, st.back, js, 0, n, scratch);
+    stepRange({ c, grid, scratch }, st.back, js, 0, n);
     // in two pieces, as two threads would
     kernel.stepRange(c, grid, st.back, wasm, n, 0, n >> 1, scratch);
     kernel.stepRange(c, grid, st.back, wasm, n, n >> 1, n, scratch);

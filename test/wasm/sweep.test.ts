@@ -6,8 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { gridConfigFor } from '../../src/backends/cpu/backend.ts';
-import { createScratch, stepRange } from '../../src/backends/cpu/kernel.ts';
+import { stepRange } from '../../src/backends/cpu/gather.ts';
+import { createScratch } from '../../src/backends/cpu/kernel.ts';
+import { gridConfigFor } from '../../src/backends/cpu/step.ts';
 import { SymmetricSweep } from '../../src/backends/cpu/symmetric.ts';
 import { WasmKernel } from '../../src/backends/wasm/kernel.ts';
 import { loadWasmModule } from '../../src/backends/wasm/loader.ts';
@@ -69,18 +70,19 @@ for (const [name, options] of Object.entries(SCENARIOS)) {
     const n = grid.build(st.front, st.count);
     grid.scatter(st.front, st.back, st.count);
     const scratch = createScratch(c, grid);
+    const k = { c, grid, scratch };
     const sweep = new SymmetricSweep();
     // a slot per agent, planned only: the kernel keeps the slots in its own memory
-    sweep.configure(c, grid, scratch, st.capacity, false, st.capacity, false);
+    sweep.configure(k, st.capacity, false, { slots: st.capacity, allocate: false });
     const js = FlockState.create(st.capacity).front;
-    stepRange(c, grid, st.back, js, 0, n, scratch);
+    stepRange(k, st.back, js, 0, n);
     const outs: Half[] = [];
     for (const shares of [1, 2, 3, 4]) {
       const out = FlockState.create(st.capacity).front;
       for (let t = 0; t < shares; t++) {
         const b0 = Math.floor((n * t) / shares);
         const b1 = Math.floor((n * (t + 1)) / shares);
-        assert.ok(sweep.plan(grid, scratch.reach, n, b0, b1, true), 'the sweep applies');
+        assert.ok(sweep.plan(k, n, b0, b1, true), 'the sweep applies');
         kernel.sweepRange(c, grid, st.back, out, n, scratch, sweep.planned, sweep.reservedSlots);
       }
       outs.push(out);
@@ -89,7 +91,7 @@ for (const [name, options] of Object.entries(SCENARIOS)) {
     // alone: one-agent shares for the first 300 agents take the lone path for each of them
     const lone = FlockState.create(st.capacity).front;
     for (let b = 0; b <= 300; b++) {
-      assert.ok(sweep.plan(grid, scratch.reach, n, b, b < 300 ? b + 1 : n, true));
+      assert.ok(sweep.plan(k, n, b, b < 300 ? b + 1 : n, true));
       kernel.sweepRange(c, grid, st.back, lone, n, scratch, sweep.planned, sweep.reservedSlots);
     }
     outs.push(lone);

@@ -66,7 +66,9 @@ test('kernel option is checked', async () => {
   await assert.rejects(
     createFlock({ backend: 'workers', threads: 1, kernel: 'simd' as never }),
     (e: unknown) =>
-      e instanceof ParamError && e.issues[0].path === 'kernel' && /"js", "wasm" or "auto"/.test(e.message),
+      e instanceof ParamError &&
+      e.issues[0].path === 'kernel' &&
+      /one of "js", "wasm", "auto"/.test(e.message),
   );
 });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { gridConfigFor } from '../../src/backends/cpu/backend.ts';
+import { gridConfigFor } from '../../src/backends/cpu/step.ts';
 import { AGENT_BYTES, createWebGpuBackend, type WebGpuBackend } from '../../src/backends/webgpu/backend.ts';
 import { cellEdge } from '../../src/backends/webgpu/gridSetup.ts';
 import { paramsFromOptions } from '../../src/flock.ts';

@@ -17,7 +17,8 @@ export function plainPrey(c: RuleConstants): boolean {
  * updateAgent for a prey where `plainPrey(c)` holds, on local values instead of the scratch
  * vectors: the same operations in the same order (so the same bytes), written out so that V8
  * keeps them in registers. Measured: the scratch-vector version's helpers were not inlined into
- * the symmetric sweep, and this one runs its share of the step about twice as fast.
+ * the symmetric sweep, and this one runs its share of the step about twice as fast (hence one
+ * function of about 200 lines: split up, its locals would go back through memory).
  * `s`: the kernel scratch, used only when an agent leaves the world (applyBoundary).
  */
 export function updatePrey(

@@ -1,22 +1,18 @@
 import type { Params } from '../../params/schema.ts';
 import { ParamError, type ParamIssue } from '../../params/validate.ts';
+import type { CpuKernel, KernelChoice } from '../kernels.ts';
+import { engineOptionIssues, engineOptions } from '../options.ts';
 import { WasmKernel } from './kernel.ts';
 import { loadWasmModule } from './loader.ts';
 
-/** The kernel option of the cpu and workers backends. */
-export type KernelChoice = 'js' | 'wasm' | 'auto';
+export type { CpuKernel, KernelChoice, KernelName } from '../kernels.ts';
 
-/** A kernel that steps a flock: TypeScript, WebAssembly SIMD, or WGSL (the webgpu backend). */
-export type KernelName = 'js' | 'wasm' | 'wgsl';
-
-const CHOICES = '"js", "wasm" or "auto"';
-
-/** Check a kernel option; throws a ParamError naming the field `kernel` and the allowed values. */
+/** Check a kernel option (the engine options' spec); a ParamError naming `kernel` and what is allowed. */
 export function checkKernelChoice(k: unknown): KernelChoice {
-  if (k === undefined) return 'auto';
-  if (k !== 'js' && k !== 'wasm' && k !== 'auto')
-    throw new ParamError([{ path: 'kernel', value: k, allowed: CHOICES }]);
-  return k;
+  if (k === undefined) return engineOptions.kernel.default;
+  const issues = engineOptionIssues({ kernel: k });
+  if (issues.length > 0) throw new ParamError(issues);
+  return k as KernelChoice;
 }
 
 /** One parameter the WebAssembly kernel does not cover: the field, its value and why. */
@@ -91,7 +87,7 @@ const DOCUMENT_FORMS: readonly (readonly [string, readonly unknown[]])[] = [
 /** The kernel a flock runs for its whole life, and why (see {@link decideKernel}). */
 export interface KernelDecision {
   readonly choice: KernelChoice;
-  readonly kernel: 'js' | 'wasm';
+  readonly kernel: CpuKernel;
   readonly reason: string;
   /** The compiled WebAssembly kernel when `kernel` is 'wasm'. */
   readonly module: WebAssembly.Module | null;

@@ -11,7 +11,8 @@
  * split the two, and `buffers()` exposes the GPU buffers so a renderer can draw from them.
  */
 import type { Params } from '../../params/schema.ts';
-import { type FlockState, PREDATOR } from '../../state/layout.ts';
+import type { FlockState } from '../../state/layout.ts';
+import { hasPredators } from '../cpu/step.ts';
 import type { Backend, BackendInfo, StepTiming } from '../types.ts';
 import { AGENT_BYTES, packAgents, unpackAgents } from './agents.ts';
 import { bindBuffers, dispatch, MAP_READ, readBuffer, storageBuffer, Usage } from './dispatch.ts';
@@ -59,12 +60,6 @@ export interface WebGpuBuffers {
   readonly control: GPUBuffer;
   /** Upper bound of the count (the count at the last upload): draw this many, skip dead ones. */
   readonly maxCount: number;
-}
-
-function hasLivePredators(state: FlockState): boolean {
-  const h = state.front;
-  for (let i = 0; i < state.count; i++) if (h.kind[i] === PREDATOR && h.alive[i]) return true;
-  return false;
 }
 
 /**
@@ -163,8 +158,8 @@ export class WebGpuBackend implements Backend {
     // The GPU stepped ahead of an unchanged host state (stepGpuOnly without readback): keep the
     // GPU's agents and change only the parameters.
     const upload = !(sameHost && this.gpuSteps !== state.stepCount);
-    if (upload) this.predators = hasLivePredators(state);
-    else this.predators ||= hasLivePredators(state);
+    if (upload) this.predators = hasPredators(state);
+    else this.predators ||= hasPredators(state);
     this.params = params;
     this.ensureAgentBuffers(state.capacity);
     const setup = setupGrid(params, state.capacity, this.predators);

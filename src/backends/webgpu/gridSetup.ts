@@ -5,9 +5,7 @@
  */
 
 import type { Params } from '../../params/schema.ts';
-import { deriveConstants } from '../../rules/constants.ts';
-import { UniformGrid } from '../../spatial/grid.ts';
-import { gridConfigFor } from '../cpu/backend.ts';
+import { CpuStep } from '../cpu/step.ts';
 import { layoutStruct, type UniformLayout } from './uniforms.ts';
 
 /** The derived grid block (not schema fields: cell counts, inverse widths, reaches in cells). */
@@ -68,19 +66,16 @@ export function cellEdge(c: number, inv: number): number {
 }
 
 /**
- * Grid for these parameters: cells as the CPU backend would size them (same UniformGrid code),
- * always in linear order (the `spatial.cellOrder` field is host-only; on the GPU the order of
- * cells only changes summation order). `predators`: prey also scan the flee and kill radii.
+ * Grid for these parameters: cells and reaches as the CPU step sizes them (the same CpuStep
+ * code), always in linear order (the `spatial.cellOrder` field is host-only; on the GPU the
+ * order of cells only changes summation order). `predators`: prey also scan the flee and kill
+ * radii.
  */
 export function setupGrid(params: Params, capacity: number, predators: boolean): GridSetup {
-  const c = deriveConstants(params, predators);
-  const grid = new UniformGrid();
-  grid.configure({ ...gridConfigFor(params, c, Math.max(1, capacity)), order: 'linear' });
+  const step = new CpuStep();
+  step.configureGrid(params, Math.max(1, capacity), predators, 'linear');
+  const { c, grid, reach } = step;
   const n = grid.n;
-  // as createScratch in the CPU kernel: never more cells than the axis has
-  const reach = (r: number, a: number) =>
-    a === 2 && grid.dimensions === 2 ? 0 : r > 0 ? Math.min(n[a], Math.ceil(r / grid.cell[a] - 1e-9)) : 0;
-  const vision = Math.max(c.predVision, Math.sqrt(c.killR2));
   const edges = new Float32Array(n[0] + n[1] + n[2] + 3);
   const offs = [0, n[0] + 1, n[0] + n[1] + 2];
   for (let a = 0; a < 3; a++) for (let k = 1; k <= n[a]; k++) edges[offs[a] + k] = cellEdge(k, grid.inv[a]);
@@ -100,12 +95,12 @@ export function setupGrid(params: Params, capacity: number, predators: boolean):
       edgeX: offs[0],
       edgeY: offs[1],
       edgeZ: offs[2],
-      preyKx: reach(c.preyReach, 0),
-      preyKy: reach(c.preyReach, 1),
-      preyKz: reach(c.preyReach, 2),
-      predKx: reach(vision, 0),
-      predKy: reach(vision, 1),
-      predKz: reach(vision, 2),
+      preyKx: reach[0],
+      preyKy: reach[1],
+      preyKz: reach[2],
+      predKx: reach[3],
+      predKy: reach[4],
+      predKz: reach[5],
       preyReach2: Math.min(c.preyReach * c.preyReach, 3.4e38),
     },
   };

@@ -1,4 +1,4 @@
-// The fused step kernel: the WGSL twin of src/backends/cpu/kernel.ts (stepRange). Reads the
+// The fused step kernel: the WGSL twin of src/backends/cpu/gather.ts (stepRange). Reads the
 // agents in cell order (`src`) and the cell starts; each neighbour candidate is read once and
 // feeds every rule; then combine, clamp, integrate, collide, apply the boundary and write the
 // next state to `dst` at the same index. Keep the two in step: the tests compare them agent by

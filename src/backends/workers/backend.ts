@@ -1,13 +1,9 @@
 import type { Params } from '../../params/schema.ts';
-import { deriveConstants } from '../../rules/constants.ts';
-import { UniformGrid } from '../../spatial/grid.ts';
 import type { FlockState } from '../../state/layout.ts';
-import { gridConfigFor, hasPredators } from '../cpu/backend.ts';
-import { createScratch } from '../cpu/kernel.ts';
-import { SymmetricSweep } from '../cpu/symmetric.ts';
+import { hasPredators, plannedSweepBytes } from '../cpu/step.ts';
 import type { Backend, BackendInfo, StepTiming } from '../types.ts';
 import { WASM_SLOT_BYTES, wasmScratchBytes, wasmUnsupportedReason } from '../wasm/kernel.ts';
-import { checkKernelChoice, wasmModuleFor } from '../wasm/select.ts';
+import { type CpuKernel, checkKernelChoice, type KernelChoice, wasmModuleFor } from '../wasm/select.ts';
 import { abortAll, type Control, changed, createControl, SLOT, TIMING, waitAsync } from './control.ts';
 import { WorkerFaultError } from './errors.ts';
 import type { FaultInjection, FromWorker } from './messages.ts';
@@ -26,7 +22,7 @@ export interface WorkersOptions {
    * runtime has SIMD and the kernel is built; 'wasm' fails to create otherwise. Parameters the
    * wasm kernel lacks (obstacles, laser, Morton order) run on the TypeScript kernel; info() tells.
    */
-  kernel?: 'js' | 'wasm' | 'auto';
+  kernel?: KernelChoice;
   /** Tests only: make one worker throw or exit at a given step. */
   faultInjection?: FaultInjection;
   /** Give up when the workers have not loaded within this time (ms). Default 60 000. */
@@ -84,7 +80,7 @@ export class WorkersBackend implements Backend {
   private disposed = false;
   private running = false;
   private readonly wasm: WebAssembly.Module | null;
-  private kernel: 'js' | 'wasm' = 'js';
+  private kernel: CpuKernel = 'js';
   /** One thread's symmetric-sweep reserve (its accumulators, in JS or in wasm memory). */
   private sweepBytes = 0;
   /** Write the state header from the batch's progress (set per batch). */
@@ -283,11 +279,5 @@ export class WorkersBackend implements Backend {
 
 /** What one step thread's SymmetricSweep reserves for these parameters (planned, not allocated). */
 function symmetricSweepBytes(params: Params, state: FlockState, slotBytes?: number): number {
-  const predators = hasPredators(state);
-  const c = deriveConstants(params, predators);
-  const grid = new UniformGrid();
-  grid.configure(gridConfigFor(params, c, state.capacity));
-  const sweep = new SymmetricSweep();
-  sweep.configure(c, grid, createScratch(c, grid), state.capacity, predators, undefined, false, slotBytes);
-  return sweep.bytes;
+  return plannedSweepBytes(params, state.capacity, hasPredators(state), slotBytes);
 }

@@ -1,4 +1,5 @@
 import type { Params } from '../../params/schema.ts';
+import type { CpuKernel } from '../kernels.ts';
 import type { SharedGridBuffers } from './shared-grid.ts';
 
 /**
@@ -34,7 +35,7 @@ export type ToWorker =
       /** Live predators in the state (decides the reach until they are all killed). */
       readonly predators: boolean;
       /** Kernel for these parameters (wasm only when the module is loaded and supports them). */
-      readonly kernel: 'js' | 'wasm';
+      readonly kernel: CpuKernel;
     }
   /** Only where Atomics.waitAsync is missing: start the batch the control block describes. */
   | { readonly type: 'run' };

@@ -1,10 +1,7 @@
 import type { Params } from '../../params/schema.ts';
-import { deriveConstants, type RuleConstants } from '../../rules/constants.ts';
-import { type KeySink, UniformGrid } from '../../spatial/grid.ts';
-import { FlockState, type Half, PREDATOR } from '../../state/layout.ts';
-import { gridConfigFor } from '../cpu/backend.ts';
-import { createScratch, type KernelScratch } from '../cpu/kernel.ts';
-import { NeighbourPass } from '../cpu/neighbour-pass.ts';
+import type { KeySink } from '../../spatial/grid.ts';
+import { FlockState, type Half } from '../../state/layout.ts';
+import { CpuStep, livePredators } from '../cpu/step.ts';
 import type { WasmKernel } from '../wasm/kernel.ts';
 import { cutAt, recordSpeed, splitInto } from './balance.ts';
 import { barrier, type Control, TIMING } from './control.ts';
@@ -61,12 +58,8 @@ export class StepThread {
   private passLo = 0;
   private passHi = 0;
   private readonly fault: FaultInjection | null;
-  private readonly grid = new UniformGrid();
-  private params: Params | null = null;
-  private c: RuleConstants | null = null;
-  private scratch: KernelScratch | null = null;
-  private readonly pass = new NeighbourPass();
-  private predators = false;
+  /** Constants, grid (its keys and cell starts in shared memory), scratch and pass. */
+  private readonly cpu = new CpuStep();
   private wasm: WasmKernel | null = null;
   private useWasm = false;
   private state: FlockState | null = null;
@@ -106,43 +99,32 @@ export class StepThread {
     state: SharedArrayBuffer,
     grid: SharedGridBuffers,
     predators: boolean,
-    kernel: 'js' | 'wasm',
+    kernel: import('../kernels.ts').CpuKernel,
   ): void {
     if (kernel === 'wasm' && !this.wasm)
       throw new Error('the WebAssembly kernel was not loaded in this worker');
     this.useWasm = kernel === 'wasm';
-    this.params = params;
     if (this.state?.buffer !== state) this.state = FlockState.from(state);
     if (this.shared !== grid) {
       this.shared = grid;
-      this.grid.keys = new Uint32Array(grid.keys);
+      this.cpu.grid.keys = new Uint32Array(grid.keys);
       this.cellStartAll = new Uint32Array(grid.cellStart);
       this.hist = new Uint32Array(grid.hist);
       this.sums = new Uint32Array(grid.sums);
     }
-    this.predators = predators;
-    this.prepare();
+    this.cpu.configure(params, this.state.capacity, predators, this.useWasm ? this.wasm : null);
+    this.shareGrid();
   }
 
-  private prepare(): void {
-    const p = this.params!;
-    const state = this.state!;
-    this.c = deriveConstants(p, this.predators);
-    this.grid.configure(gridConfigFor(p, this.c, state.capacity));
-    if (this.grid.nCells > this.shared!.maxCells)
-      throw new Error(`grid has ${this.grid.nCells} cells; shared arrays hold ${this.shared!.maxCells}`);
+  /** Point the step's grid at the shared cell starts (its keys are shared from the start). */
+  private shareGrid(): void {
+    const grid = this.cpu.grid;
+    const maxCells = this.shared!.maxCells;
+    if (grid.nCells > maxCells)
+      throw new Error(`grid has ${grid.nCells} cells; shared arrays hold ${maxCells}`);
     // the grid allocated its own cell starts: point it at the shared ones
-    this.grid.cellStart = this.cellStartAll.subarray(0, this.grid.nCells + 1);
-    this.sink = { keys: this.grid.keys, counts: this.hist, offset: this.index * this.shared!.maxCells };
-    this.scratch = createScratch(this.c, this.grid);
-    this.pass.configure(
-      this.c,
-      this.grid,
-      this.scratch,
-      state.capacity,
-      this.predators,
-      this.useWasm ? this.wasm : null,
-    );
+    grid.cellStart = this.cellStartAll.subarray(0, grid.nCells + 1);
+    this.sink = { keys: grid.keys, counts: this.hist, offset: this.index * maxCells };
   }
 
   /** Run `n` steps together with the other threads. */
@@ -152,13 +134,8 @@ export class StepThread {
     const T = this.threads;
     const t = this.index;
     const ctl = this.ctl;
-    const grid = this.grid;
-    const M = this.shared.maxCells;
-    const row = t * M;
-    const hist = this.hist;
     const sums = this.sums;
     let current = state.current;
-    let count = state.count;
     let stepCount = state.stepCount;
     // the WebAssembly pass can write the next step's keys and this thread's histogram row
     // (phase 1), but only within this batch: between batches the caller may write the state
@@ -169,71 +146,26 @@ export class StepThread {
     // may have written); the speeds are read only between a step's last barrier and the next
     // step's first, when no thread can be writing its own
     splitInto(this.speeds, T, this.cutPass);
-    for (let u = 0; u <= T; u++) this.bounds[u] = cutAt(count, this.cutPass, u);
+    for (let u = 0; u <= T; u++) this.bounds[u] = cutAt(state.count, this.cutPass, u);
     // the zones' claim words of both parities start free (no thread claims before a barrier)
     if (t === 0) this.claims.fill(0);
-    const zoned = T > 1 && this.pass.growable;
+    const zoned = T > 1 && this.cpu.growable;
     for (let s = 0; s < n; s++) {
       this.step = stepCount;
       const t0 = performance.now();
-      this.phase = 'grid build';
-      this.maybeFail(stepCount, 'grid');
-      const front = state.halves[current];
-      const back = state.halves[current ^ 1];
-      const a0 = this.bounds[t];
-      const a1 = this.bounds[t + 1];
-      if (!keysReady) keysAndHistogram(grid, front, a0, a1, hist, row);
-      barrier(ctl, T);
-      const nCells = grid.nCells;
-      const [c0, c1] = share(nCells, t, T);
-      sums[t] = cellRangeTotal(hist, M, T, c0, c1);
-      barrier(ctl, T);
-      let base = 0;
-      for (let u = 0; u < t; u++) base += sums[u];
-      const end = prefixCells(hist, M, T, grid.cellStart, c0, c1, base);
-      if (t === T - 1) grid.cellStart[nCells] = end;
-      let inGrid = 0;
-      for (let u = 0; u < T; u++) inGrid += sums[u];
-      barrier(ctl, T);
-      this.phase = 'scatter';
-      scatterRange(grid.keys, front, back, a0, a1, hist, row);
-      // the back half now holds the last completed step in cell order: it becomes the front
-      barrier(ctl, T, 2 * s + 1, inGrid);
+      const inGrid = this.buildGrid(state.halves[current], state.halves[current ^ 1], keysReady, s);
+      // the back half now holds the last completed step in cell order: it became the front
       current ^= 1;
-      count = inGrid;
       const t1 = performance.now();
-      this.phase = 'neighbour pass';
-      this.maybeFail(stepCount, 'kernel');
-      const src = state.halves[current];
       const dst = state.halves[current ^ 1];
       // (every thread is past the scatter: the kernel may overwrite this thread's histogram row)
       const sink = s + 1 < n && this.useWasm ? this.sink : null;
-      if (zoned) keysReady = this.zonedPass(grid, src, dst, inGrid, sink, s & 1);
-      else {
-        this.passLo = cutAt(inGrid, this.cutPass, t);
-        this.passHi = cutAt(inGrid, this.cutPass, t + 1);
-        keysReady = this.pass.run(
-          this.c!,
-          grid,
-          src,
-          dst,
-          inGrid,
-          this.passLo,
-          this.passHi,
-          this.scratch!,
-          sink,
-        );
-      }
+      keysReady = this.neighbourPass(state.halves[current], dst, inGrid, sink, zoned, s & 1);
       const b0 = this.passLo;
       const b1 = this.passHi;
-      const t2 = performance.now();
-      recordSpeed(this.speeds, t, b1 - b0, t2 - t1);
+      recordSpeed(this.speeds, t, b1 - b0, performance.now() - t1);
       this.passAgents[t] = b1 - b0;
-      if (this.predators) {
-        let live = 0;
-        for (let i = b0; i < b1; i++) if (dst.kind[i] === PREDATOR && dst.alive[i] !== 0) live++;
-        sums[T + t] = live;
-      }
+      if (this.cpu.predators) sums[T + t] = livePredators(dst, b0, b1);
       barrier(ctl, T, 2 * s + 2, inGrid);
       current ^= 1;
       stepCount++;
@@ -250,17 +182,78 @@ export class StepThread {
         this.timing[TIMING.total] = (tGrid + tPass) / (s + 1);
       }
       // predators can all die: then prey no longer scan the flee radius (as the cpu backend)
-      if (this.predators) {
-        let live = 0;
-        for (let u = 0; u < T; u++) live += sums[T + u];
-        if (live === 0) {
-          this.predators = false;
-          this.prepare();
-          keysReady = false;
-        }
+      if (this.cpu.predators && this.predatorsGone()) {
+        this.cpu.setPredators(false);
+        this.shareGrid();
+        keysReady = false;
       }
     }
     this.phase = 'idle';
+  }
+
+  /**
+   * Phases 1–4 of step `s` of the batch: this thread's part of the grid over `front` and of
+   * the scatter into `back` (in cell order). `keysReady`: the previous pass wrote this thread's
+   * keys and histogram row. Returns the agents in the grid (the live ones).
+   */
+  private buildGrid(front: Half, back: Half, keysReady: boolean, s: number): number {
+    const T = this.threads;
+    const t = this.index;
+    const ctl = this.ctl;
+    const grid = this.cpu.grid;
+    const M = this.shared!.maxCells;
+    const row = t * M;
+    const hist = this.hist;
+    const sums = this.sums;
+    this.phase = 'grid build';
+    this.maybeFail(this.step, 'grid');
+    const a0 = this.bounds[t];
+    const a1 = this.bounds[t + 1];
+    if (!keysReady) keysAndHistogram(grid, front, a0, a1, hist, row);
+    barrier(ctl, T);
+    const nCells = grid.nCells;
+    const [c0, c1] = share(nCells, t, T);
+    sums[t] = cellRangeTotal(hist, M, T, c0, c1);
+    barrier(ctl, T);
+    let base = 0;
+    for (let u = 0; u < t; u++) base += sums[u];
+    const end = prefixCells(hist, M, T, grid.cellStart, c0, c1, base);
+    if (t === T - 1) grid.cellStart[nCells] = end;
+    let inGrid = 0;
+    for (let u = 0; u < T; u++) inGrid += sums[u];
+    barrier(ctl, T);
+    this.phase = 'scatter';
+    scatterRange(grid.keys, front, back, a0, a1, hist, row);
+    barrier(ctl, T, 2 * s + 1, inGrid);
+    return inGrid;
+  }
+
+  /**
+   * Phase 5: this thread's share of the kernel from `src` into `dst` (zoned, or the share its
+   * speed gives it). Sets passLo/passHi; returns whether it wrote the next step's keys to `sink`.
+   */
+  private neighbourPass(
+    src: Half,
+    dst: Half,
+    count: number,
+    sink: KeySink | null,
+    zoned: boolean,
+    parity: number,
+  ): boolean {
+    this.phase = 'neighbour pass';
+    this.maybeFail(this.step, 'kernel');
+    if (zoned) return this.zonedPass(src, dst, count, sink, parity);
+    this.passLo = cutAt(count, this.cutPass, this.index);
+    this.passHi = cutAt(count, this.cutPass, this.index + 1);
+    return this.cpu.run(src, dst, count, this.passLo, this.passHi, sink);
+  }
+
+  /** After a pass's barrier: whether no thread's share holds a live predator any more. */
+  private predatorsGone(): boolean {
+    const T = this.threads;
+    let live = 0;
+    for (let u = 0; u < T; u++) live += this.sums[T + u];
+    return live === 0;
   }
 
   /**
@@ -268,18 +261,10 @@ export class StepThread {
    * chunk at a time while chunks are left, then shares taken from the right end of the zone
    * below. Sets passLo/passHi; returns whether the pass wrote the next step's keys to `sink`.
    */
-  private zonedPass(
-    grid: UniformGrid,
-    src: Half,
-    dst: Half,
-    count: number,
-    sink: KeySink | null,
-    parity: number,
-  ): boolean {
+  private zonedPass(src: Half, dst: Half, count: number, sink: KeySink | null, parity: number): boolean {
     const T = this.threads;
     const t = this.index;
-    const c = this.c!;
-    const pass = this.pass;
+    const pass = this.cpu;
     const words = this.claims;
     const set = parity * T;
     // the other parity's words are next used by the next step, after this step's barriers
@@ -293,7 +278,7 @@ export class StepThread {
       hi = zone[0];
       top = zone[1];
     }
-    const ready = pass.open(c, grid, src, count, lo, top, this.scratch!, sink, true);
+    const ready = pass.open(src, count, lo, top, sink, true);
     const keys = ready ? sink : null;
     pass.advance(hi);
     if (t < T - 1) {
@@ -309,13 +294,13 @@ export class StepThread {
       for (let q = claimRight(words, set + t - 1, keep); q >= 0; q = claimRight(words, set + t - 1, keep)) {
         const from = chunkAt(zone[0], zone[1], q);
         if (from >= lo) continue;
-        pass.open(c, grid, src, count, from, lo, this.scratch!, sink, false);
+        pass.open(src, count, from, lo, sink, false);
         pass.advance(lo);
         pass.close(src, dst, keys);
         lo = from;
       }
     }
-    if (keys) pass.countsOut(keys, grid.nCells);
+    if (keys) pass.countsOut(keys);
     this.passLo = lo;
     this.passHi = hi;
     return ready;

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { combineRepeats, type Scaling, threadScaling } from './bench-repeat.ts';
-import { type BenchRow, measureRow, type RowSpec } from './bench-row.ts';
+import { combineRepeats, type Scaling, threadScaling } from './repeat.ts';
+import { type BenchRow, measureRow, type RowSpec } from './row.ts';
 
 const ROW_TIMEOUT_MS = 15 * 60 * 1000;
 

@@ -1,9 +1,9 @@
-import { largestRadius, standardScenario } from '../../bench/scenario.ts';
-import type { BackendName } from '../backends/types.ts';
-import { createFlock, type Flock, paramsFromOptions } from '../flock.ts';
-import type { PresetName } from '../params/presets.ts';
-import { mergeOverrides, overrideFromPairs } from '../params/validate.ts';
-import { engineInfo, type KernelName } from './engine.ts';
+import type { BackendName } from '../../src/backends/types.ts';
+import { engineInfo, type KernelName } from '../../src/cli/engine.ts';
+import { createFlock, type Flock, paramsFromOptions } from '../../src/flock.ts';
+import type { PresetName } from '../../src/params/presets.ts';
+import { mergeOverrides, overrideFromPairs } from '../../src/params/validate.ts';
+import { largestRadius, standardScenario } from '../scenario.ts';
 
 /** One benchmark row to measure (sent to a child process as JSON). */
 export interface RowSpec {

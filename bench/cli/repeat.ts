@@ -1,5 +1,5 @@
-import type { BenchRow } from './bench-row.ts';
-import { sig } from './output.ts';
+import { sig } from '../../src/cli/output.ts';
+import type { BenchRow } from './row.ts';
 
 /**
  * Repeats and thread scaling. On a shared machine a row's speed drifts by tens of percent from

@@ -1,9 +1,9 @@
-import { LINDQVIST } from '../../bench/lindqvist.ts';
-import { type Machine, machineLine } from '../../bench/machine.ts';
-import { measureAll } from './bench-measure.ts';
-import type { BenchRow, RowSpec } from './bench-row.ts';
-import { msCell } from './bench-table.ts';
-import { err, out, sig } from './output.ts';
+import { err, out, sig } from '../../src/cli/output.ts';
+import { LINDQVIST } from '../lindqvist.ts';
+import { type Machine, machineLine } from '../machine.ts';
+import { measureAll } from './measure.ts';
+import type { BenchRow, RowSpec } from './row.ts';
+import { msCell } from './table.ts';
 
 /** `murmur bench --paper lindqvist`: the thesis' experiment beside its Table A.2. */
 export async function paperLindqvist(

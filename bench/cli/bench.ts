@@ -1,19 +1,19 @@
-import { LINDQVIST } from '../../bench/lindqvist.ts';
-import { describeMachine, machineLine } from '../../bench/machine.ts';
-import { largestRadius, STANDARD_NEIGHBOURS } from '../../bench/scenario.ts';
-import type { BackendName } from '../backends/types.ts';
-import type { PresetName } from '../params/presets.ts';
-import { FlagReader, type FlagSpec, parseArgs } from './args.ts';
-import { measureAll } from './bench-measure.ts';
-import { paperLindqvist } from './bench-paper.ts';
-import { scalingLines } from './bench-repeat.ts';
-import { type BenchRow, MAX_BATCH_STEPS, MAX_DRIFT_STEPS, type RowSpec } from './bench-row.ts';
-import { STANDARD_TABLE, standardCells, standardFootnotes } from './bench-table.ts';
-import { BACKENDS, DEFAULT_KERNEL, KERNELS, type KernelName } from './engine.ts';
-import { throwIfProblems } from './errors.ts';
-import { type CommandHelp, renderHelp } from './help.ts';
-import { err, out, sci, sig } from './output.ts';
-import { resolveSources } from './resolve.ts';
+import type { BackendName } from '../../src/backends/types.ts';
+import { FlagReader, type FlagSpec, parseArgs } from '../../src/cli/args.ts';
+import { BACKENDS, DEFAULT_KERNEL, KERNELS, type KernelName } from '../../src/cli/engine.ts';
+import { throwIfProblems } from '../../src/cli/errors.ts';
+import { type CommandHelp, renderHelp } from '../../src/cli/help.ts';
+import { err, out, sci, sig } from '../../src/cli/output.ts';
+import { resolveSources } from '../../src/cli/resolve.ts';
+import type { PresetName } from '../../src/params/presets.ts';
+import { LINDQVIST } from '../lindqvist.ts';
+import { describeMachine, machineLine } from '../machine.ts';
+import { largestRadius, STANDARD_NEIGHBOURS } from '../scenario.ts';
+import { measureAll } from './measure.ts';
+import { paperLindqvist } from './paper.ts';
+import { scalingLines } from './repeat.ts';
+import { type BenchRow, MAX_BATCH_STEPS, MAX_DRIFT_STEPS, type RowSpec } from './row.ts';
+import { STANDARD_TABLE, standardCells, standardFootnotes } from './table.ts';
 
 const DEFAULT_SIZES = [1000, 10000, 100000, 1000000];
 const DEFAULT_NAIVE_MAX = 20000;
@@ -34,7 +34,7 @@ const FLAGS: readonly FlagSpec[] = [
     value: 'key=value',
     doc: 'change a rule parameter before the scenario is applied (repeatable)',
   },
-  { name: 'backend', kind: 'value', value: 'cpu,workers,webgpu', doc: 'backends (default cpu)' },
+  { name: 'backend', kind: 'value', value: BACKENDS.join(','), doc: 'backends (default cpu)' },
   {
     name: 'threads',
     kind: 'value',
@@ -44,7 +44,7 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'kernel',
     kind: 'value',
-    value: 'js,wasm,auto',
+    value: KERNELS.join(','),
     doc: `step kernels, cpu and workers backends (default ${DEFAULT_KERNEL}, as for murmur run)`,
   },
   {

@@ -1,6 +1,6 @@
-import type { BenchRow } from './bench-row.ts';
-import { MAX_BATCH_STEPS, MAX_DRIFT_STEPS } from './bench-row.ts';
-import { bytes, sci, sig } from './output.ts';
+import { bytes, sci, sig } from '../../src/cli/output.ts';
+import type { BenchRow } from './row.ts';
+import { MAX_BATCH_STEPS, MAX_DRIFT_STEPS } from './row.ts';
 
 /** A table printed row by row as results arrive, with fixed column widths. */
 export class StreamTable {
