@@ -3,6 +3,7 @@
 // rule forms, is refused by name when asked for and passed over by auto; workers give cpu's bytes.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { wasmUnsupportedReason } from '../src/backends/wasm/kernel.ts';
 import { decideKernel, wasmGaps } from '../src/backends/wasm/select.ts';
 import { createFlock, type FlockOptions, paramsFromOptions } from '../src/flock.ts';
 import { ParamError } from '../src/params/validate.ts';
@@ -35,6 +36,8 @@ for (const [name, options, forms] of exact) {
       wasmGaps(p).map((g) => g.path),
       forms,
     );
+    // the backends' own check agrees (a flock built around the decision never sees it differ)
+    assert.equal(wasmUnsupportedReason(p) === null, forms.length === 0);
     if (forms.length === 0) return; // the article's forms are all the defaults
     const auto = await decideKernel('auto', p);
     await assert.rejects(decideKernel('wasm', p), (e: unknown) => {
