@@ -11,7 +11,7 @@ const FLAGS: readonly FlagSpec[] = [
 
 export const PRESETS_HELP: CommandHelp = {
   usage: 'murmur presets [--json]',
-  summary: 'List the presets: name, the document each reproduces, and what it sets.',
+  summary: 'List the presets: name, the document each computes exactly or is tuned after, and what it sets.',
   flags: FLAGS,
   details: ['Use one with `murmur run --preset NAME`; `murmur params --preset NAME` shows its values.'],
 };

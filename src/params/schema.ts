@@ -31,9 +31,15 @@ export const schema = {
     y: num({ default: 100, min: 1e-3, max: BIG, doc: 'World size along y' }),
     z: num({ default: 100, min: 1e-3, max: BIG, doc: 'World size along z (vertical)' }),
     boundary: oneOf({
-      options: ['bounce', 'wrap', 'clamp'],
+      options: ['bounce', 'wrap', 'clamp', 'push', 'teleport'],
       default: 'bounce',
-      doc: 'At a wall: bounce (reverse that velocity component), wrap (teleport to the opposite side) or clamp (stay on the wall)',
+      doc: 'At a wall: bounce (reverse that velocity component), wrap (periodic world: teleport to the opposite side), clamp (stay on the wall), push (stay on the wall, world.push added to the velocity inwards: CGIT report) or teleport (move onto the opposite wall, velocity kept, neighbours not seen across walls: Lindqvist thesis)',
+    }),
+    push: num({
+      default: 3,
+      min: 0,
+      max: BIG,
+      doc: 'Push walls: the speed added inwards to the velocity component of an agent that crossed a wall (CGIT report: 3)',
     }),
   },
   separation: {
@@ -51,6 +57,11 @@ export const schema = {
       doc: 'Each neighbour offset is multiplied by 1, 1/d or 1/d² before averaging',
     }),
     normalize: bool({ default: true, doc: 'Scale the averaged separation vector to unit length' }),
+    reduce: oneOf({
+      options: ['mean', 'sum'],
+      default: 'mean',
+      doc: 'mean: average the weighted offsets of the neighbours; sum: add them up (Lindqvist thesis)',
+    }),
   },
   alignment: {
     radius: num({
@@ -105,6 +116,15 @@ export const schema = {
       max: BIG,
       doc: 'Reynolds style: largest steering acceleration per rule',
     }),
+    limitEach: bool({
+      default: true,
+      doc: 'Reynolds style: truncate each rule’s steering to maxForce; off: only the sum is limited, to maxAccel (CGIT report)',
+    }),
+    desiredLength: oneOf({
+      options: ['maxSpeed', 'unit'],
+      default: 'maxSpeed',
+      doc: 'Reynolds style: a normalised rule’s desired velocity has length maxSpeed, or 1 (CGIT report’s alignment)',
+    }),
     normalizeTolerance: num({
       default: 0,
       min: 0,
@@ -128,6 +148,16 @@ export const schema = {
       max: 360,
       step: 1,
       doc: 'Field of view in degrees; neighbours in the blind cone behind are ignored',
+    }),
+    integration: oneOf({
+      options: ['acceleration', 'increment', 'impulse'],
+      default: 'acceleration',
+      doc: 'acceleration: v += a·dt, the rules’ sum a limited to maxAccel (Intel, CGIT); increment: v += the rules’ sum, no dt, no limit (Lindqvist thesis); impulse: v += the rules’ sum limited to maxAccel, no dt (Chalmers study 2.3: a = v′ − v, |a| ≤ a_max)',
+    }),
+    speedLimit: oneOf({
+      options: ['clamp', 'ramp'],
+      default: 'clamp',
+      doc: 'clamp: scale the new speed into [minSpeed, maxSpeed]; ramp: a new speed outside that range keeps the old velocity, else the new heading at the old speed ± maxAccel·dt (Lindqvist thesis LimitSpeed)',
     }),
   },
   predator: {

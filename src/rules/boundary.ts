@@ -3,7 +3,11 @@ import type { RuleConstants } from './constants.ts';
 /**
  * Keep one coordinate inside [0, L] (or [0, L) when wrapping), on s[o..o+5] = [px, py, pz, vx, vy, vz].
  * bounce: reflect the position and point the velocity component inwards (Intel: reverse it);
- * wrap: teleport to the opposite side; clamp: stay on the wall and stop moving outwards.
+ * wrap: teleport to the opposite side; clamp: stay on the wall and stop moving outwards;
+ * push (CGIT report): stay on the wall and add `c.push` to the velocity component inwards;
+ * teleport (Lindqvist thesis, CGIT "teleport"): move onto the opposite wall, velocity kept.
+ * push and teleport act only on a coordinate past the wall (p < 0 or p > L); one whose float32
+ * value merely rounds up to L is kept on the wall.
  * The float32 value is checked, because a double just below L can round up to L.
  */
 export function applyBoundary(c: RuleConstants, axis: 0 | 1 | 2, s: Float64Array, o: number): void {
@@ -24,7 +28,7 @@ export function applyBoundary(c: RuleConstants, axis: 0 | 1 | 2, s: Float64Array
     }
     if (!(p >= 0)) p = 0;
     if (p > c.wall[axis]) p = c.wall[axis];
-  } else {
+  } else if (c.boundary === 2) {
     if (p < 0) {
       p = 0;
       if (v < 0) v = 0;
@@ -32,7 +36,16 @@ export function applyBoundary(c: RuleConstants, axis: 0 | 1 | 2, s: Float64Array
       p = c.wall[axis];
       if (v > 0) v = 0;
     }
-  }
+  } else if (c.boundary === 3) {
+    if (p < 0) {
+      p = 0;
+      v += c.push;
+    } else {
+      if (p > L) v -= c.push;
+      p = c.wall[axis];
+    }
+  } else if (p < 0) p = c.wall[axis];
+  else p = p > L ? 0 : c.wall[axis];
   s[o + axis] = p;
   s[o + axis + 3] = v;
 }

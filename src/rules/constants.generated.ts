@@ -15,6 +15,8 @@ export const WORLD_BOUNDARY_CODE = {
   "bounce": 0,
   "wrap": 1,
   "clamp": 2,
+  "push": 3,
+  "teleport": 4,
 } as const;
 
 /** Kernel codes of separation.falloff: the schema's option index (the GPU uses the same). */
@@ -44,6 +46,13 @@ export const AVOIDANCE_COLLISION_CODE = {
   "retreat": 1,
 } as const;
 
+/** Kernel codes of motion.integration: the schema's option index (the GPU uses the same). */
+export const MOTION_INTEGRATION_CODE = {
+  "acceleration": 0,
+  "increment": 1,
+  "impulse": 2,
+} as const;
+
 /**
  * Everything a step kernel needs, derived once from the parameters (squared radii, codes for
  * enums, cosines) so the per-agent loop stays free of lookups. Every backend derives from this.
@@ -52,8 +61,8 @@ export interface RuleConstants {
   readonly dt: number;
   readonly dims: number;
   readonly size: readonly [number, number, number];
-  /** bounce, wrap, clamp */
-  readonly boundary: 0 | 1 | 2;
+  /** bounce, wrap, clamp, push, teleport */
+  readonly boundary: 0 | 1 | 2 | 3 | 4;
   /** Per axis: the largest float32 value not above the world size (where a wall position is stored). */
   readonly wall: readonly [number, number, number];
   readonly sepR2: number;
@@ -106,6 +115,20 @@ export interface RuleConstants {
   readonly laserR2: number;
   readonly laserStrength: number;
   readonly laserKill2: number;
+  /** Push walls: speed added inwards at a crossed wall. */
+  readonly push: number;
+  /** The separation offsets are added up, not averaged. */
+  readonly sepSum: boolean;
+  /** Reynolds steering of each rule truncated to maxForce. */
+  readonly limitEach: boolean;
+  /** A normalised desired velocity keeps length 1. */
+  readonly desiredUnit: boolean;
+  /** acceleration (v += a·dt), increment (v += Σ), impulse (v += Σ limited to maxAccel) */
+  readonly integration: 0 | 1 | 2;
+  /** Lindqvist’s LimitSpeed instead of the clamp. */
+  readonly speedRamp: boolean;
+  /** Any of the forms above is not the default: prey take the general update (updateAgent). */
+  readonly documentForms: boolean;
 }
 
 /** Derive the kernel constants. `predatorsPresent` widens the prey reach to flee and kill radii. */
@@ -158,5 +181,12 @@ export function deriveConstants(p: Params, predatorsPresent: boolean): RuleConst
     laserR2: sq(p.laser.radius),
     laserStrength: p.laser.strength,
     laserKill2: sq(p.laser.killWidth),
+    push: p.world.push,
+    sepSum: p.separation.reduce === 'sum',
+    limitEach: p.steering.limitEach,
+    desiredUnit: p.steering.desiredLength === 'unit',
+    integration: MOTION_INTEGRATION_CODE[p.motion.integration],
+    speedRamp: p.motion.speedLimit === 'ramp',
+    documentForms: p.separation.reduce === 'sum' || !p.steering.limitEach || p.steering.desiredLength === 'unit' || p.motion.integration !== 'acceleration' || p.motion.speedLimit === 'ramp',
   };
 }

@@ -36,7 +36,7 @@ export const kernelConstants: readonly KernelConstant[] = [
   { name: 'dt', kind: 'f64', derive: 'p.dt' },
   { name: 'dims', kind: 'i32', derive: 'p.dimensions' },
   { name: 'size', kind: 'vec3', derive: '[p.world.x, p.world.y, p.world.z]' },
-  { name: 'boundary', kind: 'enum', field: 'world.boundary', doc: 'bounce, wrap, clamp' },
+  { name: 'boundary', kind: 'enum', field: 'world.boundary', doc: 'bounce, wrap, clamp, push, teleport' },
   {
     name: 'wall',
     kind: 'vec3',
@@ -126,6 +126,51 @@ export const kernelConstants: readonly KernelConstant[] = [
   { name: 'laserR2', kind: 'f64', derive: 'sq(p.laser.radius)' },
   { name: 'laserStrength', kind: 'f64', derive: 'p.laser.strength' },
   { name: 'laserKill2', kind: 'f64', derive: 'sq(p.laser.killWidth)' },
+  // The documents' own forms (issue 18; docs/model.md "The documents exactly"). TypeScript and
+  // WGSL only: the wasm kernel refuses them (select.ts wasmGaps), so they have no wasm slots.
+  {
+    name: 'push',
+    kind: 'f64',
+    doc: 'Push walls: speed added inwards at a crossed wall.',
+    derive: 'p.world.push',
+  },
+  {
+    name: 'sepSum',
+    kind: 'bool',
+    doc: 'The separation offsets are added up, not averaged.',
+    derive: "p.separation.reduce === 'sum'",
+  },
+  {
+    name: 'limitEach',
+    kind: 'bool',
+    doc: 'Reynolds steering of each rule truncated to maxForce.',
+    derive: 'p.steering.limitEach',
+  },
+  {
+    name: 'desiredUnit',
+    kind: 'bool',
+    doc: 'A normalised desired velocity keeps length 1.',
+    derive: "p.steering.desiredLength === 'unit'",
+  },
+  {
+    name: 'integration',
+    kind: 'enum',
+    field: 'motion.integration',
+    doc: 'acceleration (v += a·dt), increment (v += Σ), impulse (v += Σ limited to maxAccel)',
+  },
+  {
+    name: 'speedRamp',
+    kind: 'bool',
+    doc: 'Lindqvist’s LimitSpeed instead of the clamp.',
+    derive: "p.motion.speedLimit === 'ramp'",
+  },
+  {
+    name: 'documentForms',
+    kind: 'bool',
+    doc: 'Any of the forms above is not the default: prey take the general update (updateAgent).',
+    derive:
+      "p.separation.reduce === 'sum' || !p.steering.limitEach || p.steering.desiredLength === 'unit' || p.motion.integration !== 'acceleration' || p.motion.speedLimit === 'ramp'",
+  },
 ];
 
 /** One slot (or `count` consecutive slots) of the wasm kernel's I (i32) or F (f64) block. */

@@ -162,11 +162,13 @@ function containsP0(c: RuleConstants, k: number): boolean {
 }
 
 /**
- * True when the move (M: p0 and d) enters a sphere that does not hold p0. Bounce and clamp: the
- * segment from p0 to the end after the walls (s[o..]; both inside the convex box). Wrap: the
- * segment p0 → p0 + d, and its image q − d → q when the walls moved the end across a seam.
+ * True when the move (M: p0 and d) enters a sphere that does not hold p0. Bounce, clamp and
+ * push: the segment from p0 to the end after the walls (s[o..]; both inside the convex box).
+ * Teleport: the segment p0 → p0 + d (the end reappears on the opposite wall, untravelled). Wrap:
+ * the segment p0 → p0 + d, and its image q − d → q when the walls moved the end across a seam.
  */
 function moveEnters(c: RuleConstants, s: Float64Array, o: number): boolean {
+  if (c.boundary === 4) return segmentEnters(c, P0, D);
   if (c.boundary !== 1) {
     for (let a = 0; a < 3; a++) M[SHIFTED + a] = s[o + a] - M[P0 + a];
     return segmentEnters(c, P0, SHIFTED);

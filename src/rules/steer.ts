@@ -37,11 +37,20 @@ export function truncateAt(s: Float64Array, o: number, max: number): void {
 
 /**
  * Reynolds steering: the desired velocity s[o..o+2] (scaled to the max speed s[LIM+1] when
- * `scale` and |desired|² > `tol`) minus the agent's velocity s[VEL..], truncated to the max
- * force s[LIM+2].
+ * `scale` and |desired|² > `tol`, or to unit length when also `unit`) minus the agent's velocity
+ * s[VEL..], truncated to the max force s[LIM+2] unless `limit` is false (the CGIT report limits
+ * only the sum).
  */
-export function steerAt(s: Float64Array, o: number, scale: boolean, tol: number): void {
-  if (scale) {
+export function steerAt(
+  s: Float64Array,
+  o: number,
+  scale: boolean,
+  tol: number,
+  unit = false,
+  limit = true,
+): void {
+  if (scale && unit) normalizeAt(s, o, tol);
+  else if (scale) {
     const l2 = s[o] * s[o] + s[o + 1] * s[o + 1] + s[o + 2] * s[o + 2];
     if (l2 > tol) {
       const f = s[LIM + 1] / Math.sqrt(l2); // one division: to unit length and up to the max speed at once
@@ -53,7 +62,7 @@ export function steerAt(s: Float64Array, o: number, scale: boolean, tol: number)
   s[o] -= s[VEL];
   s[o + 1] -= s[VEL + 1];
   s[o + 2] -= s[VEL + 2];
-  truncateAt(s, o, LIM + 2);
+  if (limit) truncateAt(s, o, LIM + 2);
 }
 
 /**
@@ -114,4 +123,26 @@ export function clampSpeedAt(s: Float64Array, o: number, u: readonly number[]): 
       s[o + 2] = u[2] * min;
     }
   }
+}
+
+/**
+ * Lindqvist thesis' LimitSpeed on the new velocity s[o..o+2]: a speed outside [s[LIM], s[LIM+1]]
+ * keeps the old velocity s[VEL..]; otherwise the new heading at the old speed plus s[LIM+3]·dt
+ * (max acceleration) when the new speed is higher, minus it when not. A zero new velocity
+ * (possible only with a minimum speed of 0) has no heading: it keeps the old velocity too.
+ */
+export function rampSpeedAt(s: Float64Array, o: number, dt: number): void {
+  const l = Math.sqrt(s[o] * s[o] + s[o + 1] * s[o + 1] + s[o + 2] * s[o + 2]);
+  if (l > s[LIM + 1] || l < s[LIM] || l === 0) {
+    s[o] = s[VEL];
+    s[o + 1] = s[VEL + 1];
+    s[o + 2] = s[VEL + 2];
+    return;
+  }
+  const old = Math.sqrt(s[VEL] * s[VEL] + s[VEL + 1] * s[VEL + 1] + s[VEL + 2] * s[VEL + 2]);
+  const step = s[LIM + 3] * dt;
+  const f = (l > old ? old + step : old - step) / l;
+  s[o] *= f;
+  s[o + 1] *= f;
+  s[o + 2] *= f;
 }

@@ -25,6 +25,7 @@ import {
   allocateByPriority,
   clampSpeedAt,
   normalizeAt,
+  rampSpeedAt,
   scaleAt,
   steerAt,
   truncateAt,
@@ -73,10 +74,13 @@ export function updateAgent(
   else if (predatorAcceleration(c, s, sums, o)) killed = true;
 
   const dt = c.dt;
-  s[NEW + 3] = uxi + s[ACC] * dt;
-  s[NEW + 4] = uyi + s[ACC + 1] * dt;
-  s[NEW + 5] = dims2 ? 0 : uzi + s[ACC + 2] * dt;
-  clampSpeedAt(s, NEW + 3, dims2 ? U2 : U3);
+  if (c.integration === 0) {
+    s[NEW + 3] = uxi + s[ACC] * dt;
+    s[NEW + 4] = uyi + s[ACC + 1] * dt;
+    s[NEW + 5] = dims2 ? 0 : uzi + s[ACC + 2] * dt;
+  } else integrateByDocument(s, dims2);
+  if (c.speedRamp) rampSpeedAt(s, NEW + 3, dt);
+  else clampSpeedAt(s, NEW + 3, dims2 ? U2 : U3);
   s[NEW] = s[POS] + s[NEW + 3] * dt;
   s[NEW + 1] = s[POS + 1] + s[NEW + 4] * dt;
   s[NEW + 2] = s[POS + 2] + s[NEW + 5] * dt;
@@ -109,9 +113,10 @@ function preyAcceleration(c: RuleConstants, s: Float64Array, sums: Float64Array,
   s[LIM + 3] = c.maxAccel;
   // Every rule vector is written (zero when the rule has no neighbours): the weighted sum and
   // the priority allocation both read all six.
-  if (average(s, SEP, sums, o + SUM_SEP)) setRule(s, SEP, c.sepNorm, c.reynolds, weights, 0, c.normTol);
+  if (c.sepSum ? total(s, SEP, sums, o + SUM_SEP) : average(s, SEP, sums, o + SUM_SEP))
+    setRule(c, s, SEP, c.sepNorm, weights, 0);
   if (average(s, ALI, sums, o + SUM_ALI)) {
-    if (c.reynolds) steerAt(s, ALI, c.aliNorm, c.normTol);
+    if (c.reynolds) steerAt(s, ALI, c.aliNorm, c.normTol, c.desiredUnit, c.limitEach);
     else {
       if (c.aliNorm) normalizeAt(s, ALI, c.normTol);
       if (c.aliRelative) {
@@ -122,9 +127,8 @@ function preyAcceleration(c: RuleConstants, s: Float64Array, sums: Float64Array,
     }
     scaleAt(s, ALI, weights, 1);
   }
-  if (average(s, COH, sums, o + SUM_COH)) setRule(s, COH, c.cohNorm, c.reynolds, weights, 2, c.normTol);
-  if (c.predatorsPresent && average(s, FLEE, sums, o + SUM_FLEE))
-    setRule(s, FLEE, c.reynolds, c.reynolds, weights, 3, c.normTol);
+  if (average(s, COH, sums, o + SUM_COH)) setRule(c, s, COH, c.cohNorm, weights, 2);
+  if (c.predatorsPresent && average(s, FLEE, sums, o + SUM_FLEE)) setRule(c, s, FLEE, c.reynolds, weights, 3);
   else zeroAt(s, FLEE);
   if (c.laser) repelFromLine(c, s, REPEL, TMP);
   else zeroAt(s, REPEL);
@@ -134,7 +138,8 @@ function preyAcceleration(c: RuleConstants, s: Float64Array, sums: Float64Array,
     s[ACC] = s[SEP] + s[ALI] + s[COH] + s[FLEE] + s[AVOID] + s[REPEL];
     s[ACC + 1] = s[SEP + 1] + s[ALI + 1] + s[COH + 1] + s[FLEE + 1] + s[AVOID + 1] + s[REPEL + 1];
     s[ACC + 2] = s[SEP + 2] + s[ALI + 2] + s[COH + 2] + s[FLEE + 2] + s[AVOID + 2] + s[REPEL + 2];
-    truncateAt(s, ACC, LIM + 3);
+    // limited to maxAccel as an acceleration (× dt) or an impulse (no dt); increment: unlimited
+    if (c.integration !== 1) truncateAt(s, ACC, LIM + 3);
   }
 }
 
@@ -150,13 +155,17 @@ function predatorAcceleration(c: RuleConstants, s: Float64Array, sums: Float64Ar
   s[LIM + 2] = c.predAccel;
   s[LIM + 3] = c.predAccel;
   // chase the centre of the prey in sight (confusion effect), else cruise on
-  if (!average(s, COH, sums, o + SUM_COH)) {
+  const sees = average(s, COH, sums, o + SUM_COH);
+  if (!sees) {
     s[COH] = speed > 0 ? uxi : 1;
     s[COH + 1] = speed > 0 ? uyi : 0;
     s[COH + 2] = speed > 0 ? uzi : 0;
   }
   if (dims2) s[COH + 2] = 0;
-  steerAt(s, COH, true, c.normTol);
+  if (c.integration === 2) {
+    // impulse (Chalmers 4.2.2): the offset to the centre itself is the rule vector; none in sight: none
+    if (!sees) zeroAt(s, COH);
+  } else steerAt(s, COH, true, c.normTol);
   s[ACC] = s[COH] + s[AVOID];
   s[ACC + 1] = s[COH + 1] + s[AVOID + 1];
   s[ACC + 2] = dims2 ? 0 : s[COH + 2] + s[AVOID + 2];
@@ -182,6 +191,29 @@ function average(s: Float64Array, v: number, sums: Float64Array, k: number): boo
   return true;
 }
 
+/** s[v..v+2] = the sums at sums[k..k+2] themselves (separation.reduce 'sum'); false, and zero, if none. */
+function total(s: Float64Array, v: number, sums: Float64Array, k: number): boolean {
+  if (sums[k + 3] === 0) {
+    zeroAt(s, v);
+    return false;
+  }
+  s[v] = sums[k];
+  s[v + 1] = sums[k + 1];
+  s[v + 2] = sums[k + 2];
+  return true;
+}
+
+/**
+ * The new velocity s[NEW+3..] from the combined rules s[ACC..] without dt: `increment` adds the
+ * unlimited sum (Lindqvist thesis), `impulse` the sum limited to maxAccel (Chalmers study 2.3,
+ * a ← v′ − v, |a| ≤ a_max; the limit was applied with the sum).
+ */
+function integrateByDocument(s: Float64Array, dims2: boolean): void {
+  s[NEW + 3] = s[VEL] + s[ACC];
+  s[NEW + 4] = s[VEL + 1] + s[ACC + 1];
+  s[NEW + 5] = dims2 ? 0 : s[VEL + 2] + s[ACC + 2];
+}
+
 function zeroAt(s: Float64Array, v: number): void {
   s[v] = 0;
   s[v + 1] = 0;
@@ -190,15 +222,14 @@ function zeroAt(s: Float64Array, v: number): void {
 
 /** One averaged rule vector (already in s[o..]): direct (optionally unit) or Reynolds steering; then weighted. */
 function setRule(
+  c: RuleConstants,
   s: Float64Array,
   o: number,
   norm: boolean,
-  reynolds: boolean,
   w: Float64Array,
   k: number,
-  tol: number,
 ): void {
-  if (reynolds) steerAt(s, o, norm, tol);
-  else if (norm) normalizeAt(s, o, tol);
+  if (c.reynolds) steerAt(s, o, norm, c.normTol, c.desiredUnit, c.limitEach);
+  else if (norm) normalizeAt(s, o, c.normTol);
   scaleAt(s, o, w, k);
 }

@@ -6,10 +6,11 @@ import { U2, U3 } from './agent-update.ts';
 
 /**
  * True when `updatePrey` covers these constants: no predators (no flee sums), no obstacles and
- * no laser, so a prey's acceleration comes from the three flocking rules alone.
+ * no laser, so a prey's acceleration comes from the three flocking rules alone, in their default
+ * forms (the documents' own forms, `c.documentForms`, take the general updateAgent).
  */
 export function plainPrey(c: RuleConstants): boolean {
-  return !c.predatorsPresent && c.nObstacles === 0 && !c.laser;
+  return !c.predatorsPresent && c.nObstacles === 0 && !c.laser && !c.documentForms;
 }
 
 /**

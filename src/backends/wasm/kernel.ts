@@ -11,6 +11,17 @@ export function wasmUnsupportedReason(p: Params): string | null {
   if (p.obstacles.length > 0) return 'obstacles are not in the WebAssembly kernel';
   if (p.laser.enabled) return 'the laser is not in the WebAssembly kernel';
   if (p.spatial.cellOrder !== 'linear') return 'the WebAssembly kernel needs linear cell order';
+  // the documents' own forms (issue 18): the same list as select.ts wasmGaps
+  if (p.world.boundary === 'push' || p.world.boundary === 'teleport')
+    return 'the WebAssembly kernel has no push or teleport walls';
+  if (
+    p.separation.reduce !== 'mean' ||
+    !p.steering.limitEach ||
+    p.steering.desiredLength !== 'maxSpeed' ||
+    p.motion.integration !== 'acceleration' ||
+    p.motion.speedLimit !== 'clamp'
+  )
+    return 'the WebAssembly kernel has only the default rule forms';
   return null;
 }
 

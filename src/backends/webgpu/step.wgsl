@@ -40,6 +40,33 @@ fn steer(desired: vec3<f32>, scale: bool, maxSpeed: f32, vel: vec3<f32>, maxForc
   return truncateTo(d - vel, maxForce);
 }
 
+// A prey rule's Reynolds steering in the documents' forms too: a normalised desired velocity of
+// length 1 (steering.desiredLength 'unit'), no per-rule truncation (steering.limitEach off).
+fn steerRule(desired: vec3<f32>, scale: bool, vel: vec3<f32>) -> vec3<f32> {
+  if (P.steering_desiredLength != STEERING_DESIREDLENGTH_UNIT && P.steering_limitEach != 0u) {
+    return steer(desired, scale, P.motion_maxSpeed, vel, P.steering_maxForce);
+  }
+  var d = desired;
+  if (scale && dot(d, d) > P.steering_normalizeTolerance) {
+    d = unitOrZero(d);
+    if (P.steering_desiredLength != STEERING_DESIREDLENGTH_UNIT) { d = d * P.motion_maxSpeed; }
+  }
+  d = d - vel;
+  if (P.steering_limitEach != 0u) { d = truncateTo(d, P.steering_maxForce); }
+  return d;
+}
+
+// Lindqvist thesis' LimitSpeed: a new speed outside [lo, hi] keeps the old velocity, else the new
+// heading at the old speed ± maxAccel·dt (+ when faster than the old); a zero one keeps the old.
+fn rampSpeed(v: vec3<f32>, lo: f32, hi: f32, old: vec3<f32>, step: f32) -> vec3<f32> {
+  let l = sqrt(dot(v, v));
+  if (l > hi || l < lo || l == 0.0) { return old; }
+  let o = sqrt(dot(old, old));
+  var speed = o - step;
+  if (l > o) { speed = o + step; }
+  return v * (speed / l);
+}
+
 fn reynolds() -> bool {
   return P.steering_style == STEERING_STYLE_REYNOLDS;
 }
@@ -48,7 +75,7 @@ fn reynolds() -> bool {
 fn ruleVector(avg: vec3<f32>, norm: bool, vel: vec3<f32>, w: f32) -> vec3<f32> {
   var r = avg;
   if (reynolds()) {
-    r = steer(avg, norm, P.motion_maxSpeed, vel, P.steering_maxForce);
+    r = steerRule(avg, norm, vel);
   } else if (norm) {
     r = unitOrZero(avg);
   }
@@ -190,9 +217,11 @@ fn segmentEnters(a: vec3<f32>, u: vec3<f32>, p0: vec3<f32>) -> bool {
   return false;
 }
 
-// The move p0 → p1 = p0 + d, whose end after the walls is q, enters a sphere: bounce and clamp
-// test p0 → q; wrap tests p0 → p1 and, across a seam, its image q − d → q.
+// The move p0 → p1 = p0 + d, whose end after the walls is q, enters a sphere: bounce, clamp and
+// push test p0 → q; teleport tests p0 → p1 (the end reappears on the opposite wall, untravelled);
+// wrap tests p0 → p1 and, across a seam, its image q − d → q.
 fn moveEnters(p0: vec3<f32>, d: vec3<f32>, p1: vec3<f32>, q: vec3<f32>) -> bool {
+  if (P.world_boundary == WORLD_BOUNDARY_TELEPORT) { return segmentEnters(p0, d, p0); }
   if (P.world_boundary != WORLD_BOUNDARY_WRAP) { return segmentEnters(p0, q - p0, p0); }
   if (segmentEnters(p0, d, p0)) { return true; }
   return any(q != p1) && segmentEnters(q - d, d, p0);
@@ -273,7 +302,7 @@ fn boundaryAxis(p0: f32, v0: f32, L: f32) -> vec2<f32> {
     }
     if (!(p >= 0.0)) { p = 0.0; }
     if (p > L) { p = L; }
-  } else {
+  } else if (P.world_boundary == WORLD_BOUNDARY_CLAMP) {
     if (p < 0.0) {
       p = 0.0;
       if (v < 0.0) { v = 0.0; }
@@ -281,6 +310,18 @@ fn boundaryAxis(p0: f32, v0: f32, L: f32) -> vec2<f32> {
       p = L;
       if (v > 0.0) { v = 0.0; }
     }
+  } else if (P.world_boundary == WORLD_BOUNDARY_PUSH) {
+    // CGIT report: onto the wall, world.push added to the velocity inwards
+    if (p < 0.0) {
+      p = 0.0;
+      v = v + P.world_push;
+    } else {
+      if (p > L) { v = v - P.world_push; }
+      p = L;
+    }
+  } else {
+    // teleport (Lindqvist thesis): onto the opposite wall, velocity kept
+    if (p < 0.0) { p = L; } else if (p > L) { p = 0.0; } else { p = L; }
   }
   return vec2<f32>(p, v);
 }
@@ -455,11 +496,13 @@ fn stepAgents(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
     var rCoh = vec3<f32>(0.0);
     var rFlee = vec3<f32>(0.0);
     var rRepel = vec3<f32>(0.0);
-    if (sn > 0u) { rSep = ruleVector(sep / f32(sn), P.separation_normalize != 0u, vi, P.separation_weight); }
+    var sepIn = sep;
+    if (P.separation_reduce != SEPARATION_REDUCE_SUM) { sepIn = sep / f32(sn); }
+    if (sn > 0u) { rSep = ruleVector(sepIn, P.separation_normalize != 0u, vi, P.separation_weight); }
     if (an > 0u) {
       var a = ali / f32(an);
       if (reynolds()) {
-        a = steer(a, P.alignment_normalize != 0u, P.motion_maxSpeed, vi, P.steering_maxForce);
+        a = steerRule(a, P.alignment_normalize != 0u, vi);
       } else {
         if (P.alignment_normalize != 0u) { a = unitOrZero(a); }
         if (P.alignment_relative != 0u) { a = a - vi; }
@@ -486,7 +529,9 @@ fn stepAgents(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
       takeBudget(&acc, &left, rAli);
       takeBudget(&acc, &left, rCoh);
     } else {
-      acc = truncateTo(rSep + rAli + rCoh + rFlee + avoid + rRepel, P.motion_maxAccel);
+      acc = rSep + rAli + rCoh + rFlee + avoid + rRepel;
+      // limited to maxAccel as an acceleration (× dt) or an impulse (no dt); increment: unlimited
+      if (P.motion_integration != MOTION_INTEGRATION_INCREMENT) { acc = truncateTo(acc, P.motion_maxAccel); }
     }
   } else {
     maxSpeed = P.predator_speed;
@@ -495,7 +540,13 @@ fn stepAgents(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
     var chase = vec3<f32>(1.0, 0.0, 0.0);
     if (qn > 0u) { chase = coh / f32(qn); } else if (speedI > 0.0) { chase = vi; }
     if (dims2) { chase.z = 0.0; }
-    chase = steer(chase, true, P.predator_speed, vi, P.predator_accel);
+    if (P.motion_integration == MOTION_INTEGRATION_IMPULSE) {
+      // Chalmers 4.2.2: the offset to the centre itself is the rule vector; none in sight: none
+      if (qn == 0u) { chase = vec3<f32>(0.0); }
+      if (dims2) { chase.z = 0.0; }
+    } else {
+      chase = steer(chase, true, P.predator_speed, vi, P.predator_accel);
+    }
     acc = chase + avoid;
     if (dims2) { acc.z = 0.0; }
     acc = truncateTo(acc, P.predator_accel);
@@ -508,8 +559,13 @@ fn stepAgents(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
   // --- integrate ----------------------------------------------------------------------
   let dt = P.dt;
   var nv = vi + acc * dt;
+  if (P.motion_integration != MOTION_INTEGRATION_ACCELERATION) { nv = vi + acc; }
   if (dims2) { nv.z = 0.0; }
-  if (speedI > 0.0) { nv = clampSpeed(nv, minSpeed, maxSpeed, vi); } else { nv = clampSpeed(nv, minSpeed, maxSpeed, U); }
+  if (P.motion_speedLimit == MOTION_SPEEDLIMIT_RAMP) {
+    var step = P.motion_maxAccel * dt;
+    if (!isPrey) { step = P.predator_accel * dt; }
+    nv = rampSpeed(nv, minSpeed, maxSpeed, vi, step);
+  } else if (speedI > 0.0) { nv = clampSpeed(nv, minSpeed, maxSpeed, vi); } else { nv = clampSpeed(nv, minSpeed, maxSpeed, U); }
   let np = xi + nv * dt;
   var s = array<vec3<f32>, 2>(np, nv);
   if (P.obstacles_count > 0u) { moveAmongObstacles(xi, &s, L, dims2); } else { applyWalls(&s, L, dims2); }

@@ -1,0 +1,103 @@
+// The exact presets on every kernel: WebGPU agrees with the cpu reference on random states (the
+// tolerance of test/webgpu/step.test.ts), and the WebAssembly kernel, which has only the default
+// rule forms, is refused by name when asked for and passed over by auto; workers give cpu's bytes.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { wasmUnsupportedReason } from '../src/backends/wasm/kernel.ts';
+import { decideKernel, wasmGaps } from '../src/backends/wasm/select.ts';
+import { createFlock, type FlockOptions, paramsFromOptions } from '../src/flock.ts';
+import { ParamError } from '../src/params/validate.ts';
+import { agentsById, gpuFlock } from './webgpu/helpers.ts';
+
+const REL = 5e-5;
+
+const exact: [string, FlockOptions, string[]][] = [
+  ['intel', { preset: 'intel', prey: 600 }, []],
+  ['cgit', { preset: 'cgit', prey: 600 }, ['world.boundary', 'steering.limitEach', 'steering.desiredLength']],
+  [
+    'lindqvist-thesis',
+    { preset: 'lindqvist-thesis', prey: 200 },
+    ['world.boundary', 'separation.reduce', 'motion.integration', 'motion.speedLimit'],
+  ],
+  [
+    'chalmers',
+    { preset: 'chalmers', prey: 800, predators: 6, world: { x: 40, y: 36, z: 25 } },
+    ['motion.integration'],
+  ],
+];
+
+for (const [name, options, forms] of exact) {
+  const what = forms.length
+    ? `an explicit wasm kernel is refused naming ${forms.join(', ')}; auto picks js`
+    : 'the wasm kernel covers its forms (all defaults)';
+  test(`${name}: ${what}`, async () => {
+    const p = paramsFromOptions(options);
+    assert.deepEqual(
+      wasmGaps(p).map((g) => g.path),
+      forms,
+    );
+    // the backends' own check agrees (a flock built around the decision never sees it differ)
+    assert.equal(wasmUnsupportedReason(p) === null, forms.length === 0);
+    if (forms.length === 0) return; // the article's forms are all the defaults
+    const auto = await decideKernel('auto', p);
+    await assert.rejects(decideKernel('wasm', p), (e: unknown) => {
+      assert.ok(e instanceof ParamError);
+      assert.deepEqual(
+        e.issues.map((i) => i.path),
+        forms,
+      );
+      return true;
+    });
+    assert.equal(auto.kernel, 'js');
+    for (const f of forms) assert.match(auto.reason, new RegExp(f.replace('.', '\\.')));
+  });
+}
+
+for (const [name, options] of exact) {
+  test(`${name}: two steps on webgpu agree with cpu (js) agent by agent`, async () => {
+    const g = await gpuFlock(options);
+    const c = await createFlock({ ...options, backend: 'cpu', kernel: 'js' });
+    const p = c.params;
+    const fastest = Math.max(p.motion.maxSpeed, p.predator.speed);
+    for (let s = 1; s <= 2; s++) {
+      await g.step();
+      await c.step();
+      const a = agentsById(g);
+      const b = agentsById(c);
+      assert.equal(a.size, b.size, `step ${s}: agents`);
+      for (const [id, want] of b) {
+        const got = a.get(id);
+        assert.ok(got, `step ${s}: agent ${id} missing on the GPU`);
+        const dv = Math.hypot(got[3] - want[3], got[4] - want[4], got[5] - want[5]);
+        const vTol = REL * Math.max(Math.hypot(want[3], want[4], want[5]), fastest);
+        const dp = Math.hypot(got[0] - want[0], got[1] - want[1], got[2] - want[2]);
+        const pTol = REL * Math.max(1, Math.hypot(want[0], want[1], want[2])) + p.dt * vTol;
+        assert.ok(
+          dv <= vTol,
+          `step ${s}: agent ${id} velocity: gpu ${got.slice(3, 6)} cpu ${want.slice(3, 6)}`,
+        );
+        assert.ok(
+          dp <= pTol,
+          `step ${s}: agent ${id} position: gpu ${got.slice(0, 3)} cpu ${want.slice(0, 3)}`,
+        );
+        assert.equal(got[6], want[6], `step ${s}: agent ${id} alive`);
+      }
+    }
+    await g.dispose();
+  });
+}
+
+for (const [name, options] of exact) {
+  test(`${name}: workers (2 threads, the TypeScript kernel) give the bytes of cpu (js)`, async () => {
+    const w = await createFlock({ ...options, backend: 'workers', threads: 2, kernel: 'js' });
+    const c = await createFlock({ ...options, backend: 'cpu', kernel: 'js' });
+    try {
+      await w.step(3);
+      await c.step(3);
+      assert.deepEqual(agentsById(w), agentsById(c));
+    } finally {
+      await w.dispose();
+      await c.dispose();
+    }
+  });
+}
