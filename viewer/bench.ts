@@ -20,7 +20,10 @@ export interface BenchRow {
   n: number;
   /** Kernel and threads that ran (from Flock.info()). */
   engine: string;
+  /** Total steps ÷ total stepping time. */
   stepsPerSecond: number;
+  /** 1000 ÷ the median ms per step of the timed `step(n)` calls: `murmur bench`'s statistic. */
+  medianStepsPerSecond: number;
   steps: number;
   note: string;
 }
@@ -42,7 +45,8 @@ const RESET_EVERY = 20;
  * flock from its seed (untimed) every RESET_EVERY steps, as `murmur bench` does, so both measure
  * the uniform start's density.
  */
-async function timed(flock: Flock, minMs: number): Promise<{ steps: number; ms: number }> {
+async function timed(flock: Flock, minMs: number): Promise<{ steps: number; ms: number; perStep: number[] }> {
+  const perStep: number[] = [];
   let steps = 0;
   let ms = 0;
   let sinceReset = 0;
@@ -51,7 +55,9 @@ async function timed(flock: Flock, minMs: number): Promise<{ steps: number; ms: 
     const n = Math.min(k, RESET_EVERY - sinceReset);
     const t0 = performance.now();
     await flock.step(n);
-    ms += performance.now() - t0;
+    const took = performance.now() - t0;
+    ms += took;
+    perStep.push(took / n);
     steps += n;
     sinceReset += n;
     if (sinceReset >= RESET_EVERY) {
@@ -60,7 +66,13 @@ async function timed(flock: Flock, minMs: number): Promise<{ steps: number; ms: 
     }
     k = Math.max(1, Math.round(((minMs - ms) / 4) * (steps / Math.max(ms, 1))));
   }
-  return { steps, ms };
+  return { steps, ms, perStep };
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const h = s.length >> 1;
+  return s.length % 2 ? s[h] : (s[h - 1] + s[h]) / 2;
 }
 
 async function measure(backend: BackendName, n: number): Promise<BenchRow> {
@@ -72,7 +84,15 @@ async function measure(backend: BackendName, n: number): Promise<BenchRow> {
     flock = await createFlock({ ...engine, kernel: 'auto', params });
   } catch (e) {
     const note = e instanceof Error ? e.message : String(e);
-    return { backend, n, engine: '-', stepsPerSecond: 0, steps: 0, note: `unavailable: ${note}` };
+    return {
+      backend,
+      n,
+      engine: '-',
+      stepsPerSecond: 0,
+      medianStepsPerSecond: 0,
+      steps: 0,
+      note: `unavailable: ${note}`,
+    };
   }
   try {
     const info = flock.info();
@@ -80,8 +100,17 @@ async function measure(backend: BackendName, n: number): Promise<BenchRow> {
       .filter(Boolean)
       .join(', ');
     await timed(flock, WARMUP_MS);
-    const { steps, ms } = await timed(flock, TIMED_MS);
-    return { backend, n, engine: what, stepsPerSecond: (steps * 1000) / ms, steps, note: '' };
+    const { steps, ms, perStep } = await timed(flock, TIMED_MS);
+    const medianStepsPerSecond = 1000 / median(perStep);
+    return {
+      backend,
+      n,
+      engine: what,
+      stepsPerSecond: (steps * 1000) / ms,
+      medianStepsPerSecond,
+      steps,
+      note: '',
+    };
   } finally {
     await flock.dispose();
   }
@@ -103,14 +132,16 @@ export async function runBench(
     console.log(s);
   };
   line(`murmur page bench (standard scenario, reynolds, grid; drawing off) — ${navigator.userAgent}`);
-  line('backend   agents     engine               steps/s');
+  line('backend   agents     engine               steps/s  (median call)');
   for (const n of counts)
     for (const backend of backends) {
       const r = await measure(backend, n);
       rows.push(r);
       line(
         `${backend.padEnd(9)} ${String(n).padStart(7)}    ${r.engine.padEnd(20)} ${
-          r.note ? r.note : r.stepsPerSecond.toFixed(1).padStart(8)
+          r.note
+            ? r.note
+            : `${r.stepsPerSecond.toFixed(1).padStart(8)}  ${r.medianStepsPerSecond.toFixed(1).padStart(8)}`
         }`,
       );
     }

@@ -21,6 +21,10 @@ test('?bench=2000 measures steps per second for cpu, workers and webgpu and prin
     assert.equal(r.n, 2000);
     assert.equal(r.note, '', `${r.backend}: ${r.note}`);
     assert.ok(r.steps > 0 && r.stepsPerSecond > 0, `${r.backend}: ${r.steps} steps`);
+    assert.ok(
+      Number.isFinite(r.medianStepsPerSecond) && r.medianStepsPerSecond > 0,
+      `${r.backend}: median call`,
+    );
   }
   assert.match(rows[0].engine, /1 thread/, 'cpu is one thread (in a worker)');
   const text = (await page.textContent('#bench')) ?? '';

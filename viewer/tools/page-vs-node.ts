@@ -43,29 +43,35 @@ async function nodeRow(backend: string, n: number): Promise<number> {
 const served = await buildAndServe();
 const browser = await launchChromium();
 
-async function pageRow(backend: string, n: number): Promise<number> {
+async function pageRow(backend: string, n: number): Promise<{ mean: number; median: number }> {
   const page = await browser.newPage();
   try {
     await page.goto(`${served.url}?bench=${n}&backends=${backend}`);
     await page.waitForFunction('window.murmurBench?.done === true', null, { timeout: 600_000 });
     const rows = (await page.evaluate('window.murmurBench.rows')) as {
       stepsPerSecond: number;
+      medianStepsPerSecond: number;
       note: string;
     }[];
     if (rows[0].note) throw new Error(`page ${backend} ${n}: ${rows[0].note}`);
-    return rows[0].stepsPerSecond;
+    return { mean: rows[0].stepsPerSecond, median: rows[0].medianStepsPerSecond };
   } finally {
     await page.close();
   }
 }
 
 const ratios = new Map<string, number[]>();
+const meanRatios = new Map<string, number[]>();
 try {
-  console.log('round  backend   agents   page steps/s   node steps/s   page/node');
+  // page/node compares like with like: the median call on both sides (Node's rows report the
+  // median batch); the page's total-steps-over-total-time figure is printed beside it
+  console.log(
+    'round  backend   agents   page steps/s (median call, all calls)   node steps/s   page/node (median, all)',
+  );
   for (let r = 1; r <= Number(rounds); r++)
     for (const n of counts.split(',').map(Number))
       for (const backend of backends.split(',')) {
-        let page: number;
+        let page: { mean: number; median: number };
         let node: number;
         if (r % 2 === 1) {
           page = await pageRow(backend, n);
@@ -75,17 +81,20 @@ try {
           page = await pageRow(backend, n);
         }
         const key = `${backend.padEnd(8)} ${String(n).padStart(7)}`;
-        ratios.set(key, [...(ratios.get(key) ?? []), page / node]);
+        ratios.set(key, [...(ratios.get(key) ?? []), page.median / node]);
+        meanRatios.set(key, [...(meanRatios.get(key) ?? []), page.mean / node]);
         console.log(
-          `${String(r).padStart(5)}  ${key}   ${page.toFixed(1).padStart(12)}   ${node.toFixed(1).padStart(12)}   ${(page / node).toFixed(2).padStart(9)}`,
+          `${String(r).padStart(5)}  ${key}   ${page.median.toFixed(1).padStart(12)} ${page.mean.toFixed(1).padStart(10)}   ${node.toFixed(1).padStart(12)}   ${(page.median / node).toFixed(2).padStart(9)} ${(page.mean / node).toFixed(2)}`,
         );
       }
-  console.log('\nbackend   agents   page/node: median (lowest–highest) over rounds');
-  for (const [key, rs] of ratios) {
+  const summary = (rs: readonly number[]) => {
     const s = [...rs].sort((a, b) => a - b);
     const median = s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-    console.log(`${key}   ${median.toFixed(2)} (${s[0].toFixed(2)}–${s[s.length - 1].toFixed(2)})`);
-  }
+    return `${median.toFixed(2)} (${s[0].toFixed(2)}–${s[s.length - 1].toFixed(2)})`;
+  };
+  console.log('\nbackend   agents   page/node over rounds, median (lowest–highest): median call | all calls');
+  for (const [key, rs] of ratios)
+    console.log(`${key}   ${summary(rs)} | ${summary(meanRatios.get(key) ?? [])}`);
 } finally {
   await browser.close();
   await served.close();
