@@ -4,25 +4,12 @@ import type { KeySink, UniformGrid } from '../../spatial/grid.ts';
 import type { Half } from '../../state/layout.ts';
 import type { KernelScratch } from '../cpu/kernel.ts';
 import type { SweepWindow } from '../cpu/symmetric.ts';
+import { wasmGaps } from './coverage.ts';
 import { compactionTable, F, F_SLOTS, I, I_SLOTS, LAYOUT_VERSION, writeConstantSlots } from './layout.ts';
 
 /** Why the WebAssembly kernel cannot run these parameters (null: it can). */
 export function wasmUnsupportedReason(p: Params): string | null {
-  if (p.obstacles.length > 0) return 'obstacles are not in the WebAssembly kernel';
-  if (p.laser.enabled) return 'the laser is not in the WebAssembly kernel';
-  if (p.spatial.cellOrder !== 'linear') return 'the WebAssembly kernel needs linear cell order';
-  // the documents' own forms (issue 18): the same list as select.ts wasmGaps
-  if (p.world.boundary === 'push' || p.world.boundary === 'teleport')
-    return 'the WebAssembly kernel has no push or teleport walls';
-  if (
-    p.separation.reduce !== 'mean' ||
-    !p.steering.limitEach ||
-    p.steering.desiredLength !== 'maxSpeed' ||
-    p.motion.integration !== 'acceleration' ||
-    p.motion.speedLimit !== 'clamp'
-  )
-    return 'the WebAssembly kernel has only the default rule forms';
-  return null;
+  return wasmGaps(p)[0]?.why ?? null;
 }
 
 /** Round up to 16 bytes in ordinary arithmetic (a `& ~15` mask turns sizes from 2³¹ on negative). */

@@ -2,10 +2,12 @@ import type { Params } from '../../params/schema.ts';
 import { ParamError, type ParamIssue } from '../../params/validate.ts';
 import type { CpuKernel, KernelChoice } from '../kernels.ts';
 import { engineOptionIssues, engineOptions } from '../options.ts';
+import { type WasmGap, wasmGaps } from './coverage.ts';
 import { WasmKernel } from './kernel.ts';
 import { loadWasmModule } from './loader.ts';
 
 export type { CpuKernel, KernelChoice, KernelName } from '../kernels.ts';
+export { type WasmGap, wasmGaps } from './coverage.ts';
 
 /** Check a kernel option (the engine options' spec); a ParamError naming `kernel` and what is allowed. */
 export function checkKernelChoice(k: unknown): KernelChoice {
@@ -14,75 +16,6 @@ export function checkKernelChoice(k: unknown): KernelChoice {
   if (issues.length > 0) throw new ParamError(issues);
   return k as KernelChoice;
 }
-
-/** One parameter the WebAssembly kernel does not cover: the field, its value and why. */
-export interface WasmGap {
-  readonly path: string;
-  readonly value: unknown;
-  /** What the wasm kernel lacks, e.g. "the WebAssembly kernel has no laser". */
-  readonly why: string;
-  /** The value the wasm kernel can run. */
-  readonly covered: string;
-}
-
-/**
- * The parameters the WebAssembly kernel does not cover (obstacles, the laser, Morton order, the
- * documents' own rule forms), field by field; empty when it covers them all. Agrees with wasmUnsupportedReason (kernel.ts),
- * which the backends check (a test holds the two together).
- */
-export function wasmGaps(p: Readonly<Params>): WasmGap[] {
-  const gaps: WasmGap[] = [];
-  if (p.obstacles.length > 0)
-    gaps.push({
-      path: 'obstacles',
-      value: `${p.obstacles.length} obstacle${p.obstacles.length === 1 ? '' : 's'}`,
-      why: 'the WebAssembly kernel has no obstacles',
-      covered: 'no obstacles ([])',
-    });
-  if (p.laser.enabled)
-    gaps.push({
-      path: 'laser.enabled',
-      value: true,
-      why: 'the WebAssembly kernel has no laser',
-      covered: 'false',
-    });
-  if (p.spatial.cellOrder !== 'linear')
-    gaps.push({
-      path: 'spatial.cellOrder',
-      value: p.spatial.cellOrder,
-      why: 'the WebAssembly kernel needs linear cell order',
-      covered: '"linear"',
-    });
-  for (const [path, covered] of DOCUMENT_FORMS) {
-    const [group, key] = path.split('.');
-    const value = (p as unknown as Record<string, Record<string, unknown>>)[group][key];
-    if (!covered.includes(value as never))
-      gaps.push({
-        path,
-        value,
-        why:
-          path === 'world.boundary'
-            ? 'the WebAssembly kernel has no push or teleport walls'
-            : 'the WebAssembly kernel has only the default rule forms',
-        covered: covered.map((v) => JSON.stringify(v)).join(' or '),
-      });
-  }
-  return gaps;
-}
-
-/**
- * The documents' own rule forms (issue 18) that only the TypeScript and WGSL kernels compute,
- * with the values the WebAssembly kernel does cover (the defaults; world.boundary also those it
- * had before).
- */
-const DOCUMENT_FORMS: readonly (readonly [string, readonly unknown[]])[] = [
-  ['world.boundary', ['bounce', 'wrap', 'clamp']],
-  ['separation.reduce', ['mean']],
-  ['steering.limitEach', [true]],
-  ['steering.desiredLength', ['maxSpeed']],
-  ['motion.integration', ['acceleration']],
-  ['motion.speedLimit', ['clamp']],
-];
 
 /** The kernel a flock runs for its whole life, and why (see {@link decideKernel}). */
 export interface KernelDecision {
