@@ -65,6 +65,13 @@ export function putSums(rule: i32, x: v128, y: v128, z: v128, n: v128): void {
   store<f64>(at, hsum(n), 24);
 }
 
+/** One rule's sums from the sweep's pairs (x, y then z, count: see hsum2). */
+export function putSums2(rule: i32, xy: v128, zn: v128): void {
+  const at = SUMS + ((<usize>rule) << 3);
+  v128.store(at, xy);
+  v128.store(at, zn, 16);
+}
+
 function sum(k: i32): f64 {
   return load<f64>(SUMS + ((<usize>k) << 3));
 }

@@ -4,7 +4,7 @@
 // flag bits (the host side: src/backends/wasm/layout.generated.ts).
 
 /** Layout version: a hash of this layout (the host checks it). */
-export const LAYOUT_VERSION: i32 = 893289891;
+export const LAYOUT_VERSION: i32 = 1417269151;
 
 // I block (i32 slots)
 export const I_PX: i32 = 0; // src px py pz vx vy vz id kind; 8 slots
@@ -66,3 +66,4 @@ export const REYNOLDS: i32 = 16;
 export const PRIORITY: i32 = 32;
 export const USE_FOV: i32 = 64;
 export const PREDATORS: i32 = 128; // Predators may be among the candidates (else kinds are not read).
+export const GENERAL_PREY: i32 = 256; // The sweep finishes each prey with the scalar finish() (obstacles, laser, the documents’ forms), not the float32 quad.

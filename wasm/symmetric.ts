@@ -4,6 +4,7 @@
 // run (listPartners), pass 2 adds each pair's terms to the agent's lanes and pushes the
 // partner's (sweepPairs); the agent's finish is staged four at a time (prey-update.ts).
 import { pushRule, slotOf } from './accumulators';
+import { finish, putSums2, SUM_ALI, SUM_COH, SUM_FLEE, SUM_SEP } from './agent-update';
 import { gf, gi, gp } from './blocks';
 import { CD2, CX, CY, CZ, gather4, hsum2, separateCoincident, weight } from './lanes';
 import { flushStaged, stage } from './prey-update';
@@ -12,9 +13,11 @@ import {
   F_COH_R2,
   F_PREY_REACH2,
   F_SEP_R2,
+  GENERAL_PREY,
   I_CELLSTART,
   I_DIMS2,
   I_FALL,
+  I_FLAGS,
   I_LUT,
   I_N,
   I_NB,
@@ -310,6 +313,13 @@ function stageAgent(
   const aliZN = hsum2(az, an, v128.shuffle<f32>(s1, s1, 2, 3, 0, 1));
   const cohXY = hsum2(qx, qy, s2);
   const cohZN = hsum2(qz, qn, v128.shuffle<f32>(s2, s2, 2, 3, 0, 1));
-  stage(i, xi, yi, zi, uxi, uyi, uzi, sepXY, sepZN, aliXY, aliZN, cohXY, cohZN);
+  if (gi(I_FLAGS) & GENERAL_PREY) {
+    // obstacles, the laser or a document's form: the scalar float64 finish, as gathering's
+    putSums2(SUM_SEP, sepXY, sepZN);
+    putSums2(SUM_ALI, aliXY, aliZN);
+    putSums2(SUM_COH, cohXY, cohZN);
+    putSums2(SUM_FLEE, f64x2.splat(0), f64x2.splat(0));
+    finish(i, 0, xi, yi, zi, uxi, uyi, uzi, Math.sqrt(uxi * uxi + uyi * uyi + uzi * uzi), false);
+  } else stage(i, xi, yi, zi, uxi, uyi, uzi, sepXY, sepZN, aliXY, aliZN, cohXY, cohZN);
   memory.fill(ai, 0, 48);
 }

@@ -262,4 +262,9 @@ export const wasmFlags: readonly { readonly name: string; readonly from: string;
     from: 'c.predatorsPresent',
     doc: 'Predators may be among the candidates (else kinds are not read).',
   },
+  {
+    name: 'generalPrey',
+    from: 'c.nObstacles > 0 || c.laser || c.documentForms',
+    doc: 'The sweep finishes each prey with the scalar finish() (obstacles, laser, the documents’ forms), not the float32 quad.',
+  },
 ];

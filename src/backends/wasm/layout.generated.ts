@@ -3,7 +3,7 @@
 import type { RuleConstants } from '../../rules/constants.ts';
 
 /** Hash of the slot layout below; the kernel binary reports the same (wasm/slots.ts) or is stale. */
-export const LAYOUT_VERSION = 893289891;
+export const LAYOUT_VERSION = 1417269151;
 
 /** Slot numbers of the WebAssembly kernel’s I (i32) block. */
 export const I = {
@@ -70,6 +70,7 @@ export const FLAG = {
   priority: 32,
   useFov: 64,
   predators: 128, // Predators may be among the candidates (else kinds are not read).
+  generalPrey: 256, // The sweep finishes each prey with the scalar finish() (obstacles, laser, the documents’ forms), not the float32 quad.
 } as const;
 
 /** Write every slot the table derives from the rule constants (the rest are pointers and grid values). */
@@ -88,7 +89,8 @@ export function writeConstantSlots(c: RuleConstants, i32: Int32Array, f64: Float
     (c.reynolds ? FLAG.reynolds : 0) |
     (c.priority ? FLAG.priority : 0) |
     (c.fovCos > -1 ? FLAG.useFov : 0) |
-    (c.predatorsPresent ? FLAG.predators : 0);
+    (c.predatorsPresent ? FLAG.predators : 0) |
+    (c.nObstacles > 0 || c.laser || c.documentForms ? FLAG.generalPrey : 0);
   f64[F.size] = c.size[0];
   f64[F.size + 1] = c.size[1];
   f64[F.size + 2] = c.size[2];
