@@ -3,10 +3,12 @@
 // WebGPU within float32. docs/model.md has the line-by-line table and the choices where the
 // report is ambiguous ("scaled by m_maxSteering" = limited to it, "scaled using m_maxSpeed" =
 // limited to it).
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import {
   assertExact,
   assertF32,
+  assertWasm,
+  closeWorkers,
   type Expected,
   limit,
   mul,
@@ -15,7 +17,9 @@ import {
   presetParams,
   stepCpu,
   stepGpu,
+  stepWasm,
   unit,
+  wasmSkip,
 } from './exact-helpers.ts';
 import type { AgentSpec } from './helpers.ts';
 
@@ -108,3 +112,15 @@ for (const [name, agents, over, want] of cases) {
     assertF32(await stepGpu(agents, presetParams('cgit', { prey: agents.length, ...over })), want, name);
   });
 }
+// the WebAssembly kernel (its float64 finish on float32 neighbour sums), on the cpu backend and
+// on 2 worker threads; a case needing what the wasm kernel lacks is skipped, naming it
+for (const [name, agents, over, want] of cases) {
+  const params = presetParams('cgit', { prey: agents.length, ...over });
+  for (const backend of ['cpu', 'workers'] as const)
+    test(`cgit, ${backend} (wasm) agrees with the hand computation within the wasm tolerance: ${name}`, {
+      skip: wasmSkip(params),
+    }, async () => {
+      assertWasm(await stepWasm(agents, params, backend), want, name);
+    });
+}
+after(closeWorkers);

@@ -4,10 +4,12 @@
 // docs/model.md: the rules' sum changes the velocity (line 111: "combining these forces with the
 // agent's current velocity"), so a = v′ − v is that sum (line 177), limited to a_max; the priority
 // order is flee, separation, alignment, cohesion; the walls bounce.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import {
   assertExact,
   assertF32,
+  assertWasm,
+  closeWorkers,
   type Expected,
   limit,
   mul,
@@ -16,6 +18,8 @@ import {
   presetParams,
   stepCpu,
   stepGpu,
+  stepWasm,
+  wasmSkip,
 } from './exact-helpers.ts';
 import type { AgentSpec } from './helpers.ts';
 
@@ -128,3 +132,15 @@ for (const [name, agents, over, want] of cases) {
     assertF32(await stepGpu(agents, presetParams('chalmers', { prey: agents.length, ...over })), want, name);
   });
 }
+// the WebAssembly kernel (its float64 finish on float32 neighbour sums), on the cpu backend and
+// on 2 worker threads; a case needing what the wasm kernel lacks is skipped, naming it
+for (const [name, agents, over, want] of cases) {
+  const params = presetParams('chalmers', { prey: agents.length, ...over });
+  for (const backend of ['cpu', 'workers'] as const)
+    test(`chalmers, ${backend} (wasm) agrees with the hand computation within the wasm tolerance: ${name}`, {
+      skip: wasmSkip(params),
+    }, async () => {
+      assertWasm(await stepWasm(agents, params, backend), want, name);
+    });
+}
+after(closeWorkers);

@@ -1,13 +1,22 @@
 // Shared helpers of the exact-preset tests (test/exact-*.test.ts; not a test file itself): one
 // step of a hand-made 2–3 agent state under an exact preset, on the cpu reference (TypeScript
-// kernel) and on WebGPU, checked against values computed by hand from the document's formulas.
+// kernel), on the WebAssembly kernel (cpu and workers backends) and on WebGPU, checked against
+// values computed by hand from the document's formulas.
 import assert from 'node:assert/strict';
+import { CpuBackend } from '../src/backends/cpu/backend.ts';
+import type { Backend } from '../src/backends/types.ts';
+import { WasmKernel } from '../src/backends/wasm/kernel.ts';
+import { loadWasmModule } from '../src/backends/wasm/loader.ts';
+import { wasmGaps } from '../src/backends/wasm/select.ts';
 import { createWebGpuBackend } from '../src/backends/webgpu/backend.ts';
+import { createWorkersBackend } from '../src/backends/workers/backend.ts';
 import { Flock } from '../src/flock.ts';
 import { type PresetName, presets } from '../src/params/presets.ts';
 import type { Params, ParamsOverride } from '../src/params/schema.ts';
 import { mergeOverrides, resolveParams } from '../src/params/validate.ts';
+import { FlockState } from '../src/state/layout.ts';
 import { type AgentSpec, makeState, readAgents, stepState } from './helpers.ts';
+import { POSITION_TOLERANCE, POSITION_ULPS, VELOCITY_TOLERANCE } from './wasm/tolerance.ts';
 import { agentsById, sharedGpu } from './webgpu/helpers.ts';
 
 /** The preset's parameters with `over` on top (values only: the test keeps the preset's forms). */
@@ -44,6 +53,56 @@ export async function stepGpu(agents: readonly AgentSpec[], params: Params): Pro
   } finally {
     await flock.dispose();
   }
+}
+
+/**
+ * One step with the WebAssembly kernel from the same hand-made state: on the cpu backend (a
+ * flock whose info() must say wasm), or on the workers backend with 2 threads (one backend per
+ * test file, reconfigured per case; its info() must say wasm; close it with closeWorkers).
+ */
+export async function stepWasm(
+  agents: readonly AgentSpec[],
+  params: Params,
+  backend: 'cpu' | 'workers' = 'cpu',
+): Promise<Map<number, number[]>> {
+  let state = makeState(agents, params.dimensions);
+  if (backend === 'cpu') {
+    const kernel = await WasmKernel.create(await loadWasmModule());
+    const flock = new Flock(new CpuBackend(kernel), state, params, {
+      choice: 'wasm',
+      kernel: 'wasm',
+      reason: 'test',
+    });
+    assert.equal(flock.info().kernel, 'wasm', 'the cpu backend runs the wasm kernel');
+    await flock.step();
+    await flock.dispose();
+  } else {
+    const shared = FlockState.create(state.capacity, { shared: true, dimensions: params.dimensions });
+    new Uint8Array(shared.buffer).set(new Uint8Array(state.buffer));
+    state = shared;
+    workers ??= createWorkersBackend({ threads: 2, kernel: 'wasm' });
+    const w = await workers;
+    w.configure(params, state);
+    assert.equal(w.info().kernel, 'wasm', 'the workers run the wasm kernel');
+    await w.step(state, 1);
+  }
+  const out = new Map<number, number[]>();
+  for (const [id, a] of readAgents(state)) out.set(id, [...a.p, ...a.v, a.alive]);
+  return out;
+}
+let workers: Promise<Backend> | null = null;
+
+/** Dispose of stepWasm's workers backend (in a test file's after hook). */
+export async function closeWorkers(): Promise<void> {
+  const w = workers;
+  workers = null;
+  if (w) await (await w).dispose();
+}
+
+/** test()'s skip option for a wasm case: the gaps' reasons when the wasm kernel lacks a parameter. */
+export function wasmSkip(params: Params): string | false {
+  const gaps = wasmGaps(params);
+  return gaps.length ? gaps.map((g) => `${g.path}: ${g.why}`).join('; ') : false;
 }
 
 /**
@@ -96,6 +155,32 @@ export function assertF32(
       }
     }
     assert.equal(a[6], e.alive === false ? 0 : 1, `${what}: agent ${id} alive on the GPU`);
+  }
+}
+
+/**
+ * The WebAssembly kernel's result agrees with the hand computation within its stated tolerance
+ * against the reference (test/wasm/tolerance.ts: its neighbour sums are float32, its finish
+ * float64): per position component 1e-5 plus two float32 steps of the coordinate (2⁻²² · |p|),
+ * per velocity component 1e-4; alive flags identical.
+ */
+export function assertWasm(
+  got: Map<number, number[]>,
+  want: ReadonlyMap<number, Expected>,
+  what: string,
+): void {
+  for (const [id, e] of want) {
+    const a = got.get(id);
+    assert.ok(a, `${what}: agent ${id} missing on wasm`);
+    for (let k = 0; k < 6; k++) {
+      const w = k < 3 ? e.p[k] : e.v[k - 3];
+      const tol = k < 3 ? POSITION_TOLERANCE + POSITION_ULPS * Math.abs(w) : VELOCITY_TOLERANCE;
+      assert.ok(
+        Math.abs(a[k] - w) <= tol,
+        `${what}: agent ${id} ${k < 3 ? 'p' : 'v'}${'xyz'[k % 3]}: wasm ${a[k]}, by hand ${w}`,
+      );
+    }
+    assert.equal(a[6], e.alive === false ? 0 : 1, `${what}: agent ${id} alive on wasm`);
   }
 }
 

@@ -1,10 +1,12 @@
 // The `intel` preset computes the Intel fish-school article's code (intel-fish-school-flocking
 // .en.txt, lines 60–203) step for step: checked on a 3-fish state computed by hand, on the cpu
 // reference exactly and on WebGPU within float32. docs/model.md has the line-by-line table.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import {
   assertExact,
   assertF32,
+  assertWasm,
+  closeWorkers,
   type Expected,
   limit,
   mul,
@@ -13,7 +15,9 @@ import {
   presetParams,
   stepCpu,
   stepGpu,
+  stepWasm,
   unit,
+  wasmSkip,
 } from './exact-helpers.ts';
 
 /** Unreal's FVector::Normalize(Tolerance = 1e-8): a vector with |v|² ≤ 1e-8 is left as it is. */
@@ -120,3 +124,15 @@ for (const [name, agents, over, want] of cases) {
     assertF32(await stepGpu(agents, presetParams('intel', { prey: agents.length, ...over })), want, name);
   });
 }
+// the WebAssembly kernel (its float64 finish on float32 neighbour sums), on the cpu backend and
+// on 2 worker threads; a case needing what the wasm kernel lacks is skipped, naming it
+for (const [name, agents, over, want] of cases) {
+  const params = presetParams('intel', { prey: agents.length, ...over });
+  for (const backend of ['cpu', 'workers'] as const)
+    test(`intel, ${backend} (wasm) agrees with the hand computation within the wasm tolerance: ${name}`, {
+      skip: wasmSkip(params),
+    }, async () => {
+      assertWasm(await stepWasm(agents, params, backend), want, name);
+    });
+}
+after(closeWorkers);

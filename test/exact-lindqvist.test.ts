@@ -4,10 +4,12 @@
 // docs/model.md: CenterRule returns the centroid of the others (line 635), which the text (section
 // 2.2.1, line 142: "move towards the average position of other boids") and every other document
 // take as the offset to it; murmur uses the offset, centroid − p_i.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import {
   assertExact,
   assertF32,
+  assertWasm,
+  closeWorkers,
   type Expected,
   mul,
   norm,
@@ -15,6 +17,8 @@ import {
   presetParams,
   stepCpu,
   stepGpu,
+  stepWasm,
+  wasmSkip,
 } from './exact-helpers.ts';
 import type { AgentSpec } from './helpers.ts';
 
@@ -147,3 +151,15 @@ for (const [name, agents, want, over = {}] of cases) {
     );
   });
 }
+// the WebAssembly kernel (its float64 finish on float32 neighbour sums), on the cpu backend and
+// on 2 worker threads; a case needing what the wasm kernel lacks is skipped, naming it
+for (const [name, agents, want, over = {}] of cases) {
+  const params = presetParams('lindqvist-thesis', { prey: agents.length, ...over });
+  for (const backend of ['cpu', 'workers'] as const)
+    test(`lindqvist-thesis, ${backend} (wasm) agrees with the hand computation within the wasm tolerance: ${name}`, {
+      skip: wasmSkip(params),
+    }, async () => {
+      assertWasm(await stepWasm(agents, params, backend), want, name);
+    });
+}
+after(closeWorkers);

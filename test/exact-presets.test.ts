@@ -1,55 +1,40 @@
 // The exact presets on every kernel: WebGPU agrees with the cpu reference on random states (the
-// tolerance of test/webgpu/step.test.ts), and the WebAssembly kernel, which has only the default
-// rule forms, is refused by name when asked for and passed over by auto; workers give cpu's bytes.
+// tolerance of test/webgpu/step.test.ts); the WebAssembly kernel covers their forms, so auto
+// picks it (its agreement with the reference: test/wasm/forms.test.ts); workers give cpu's bytes
+// with either kernel.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { wasmUnsupportedReason } from '../src/backends/wasm/kernel.ts';
 import { decideKernel, wasmGaps } from '../src/backends/wasm/select.ts';
 import { createFlock, type FlockOptions, paramsFromOptions } from '../src/flock.ts';
-import { ParamError } from '../src/params/validate.ts';
 import { agentsById, gpuFlock } from './webgpu/helpers.ts';
 
 const REL = 5e-5;
 
-const exact: [string, FlockOptions, string[]][] = [
-  ['intel', { preset: 'intel', prey: 600 }, []],
-  ['cgit', { preset: 'cgit', prey: 600 }, ['world.boundary', 'steering.limitEach', 'steering.desiredLength']],
-  [
-    'lindqvist-thesis',
-    { preset: 'lindqvist-thesis', prey: 200 },
-    ['world.boundary', 'separation.reduce', 'motion.integration', 'motion.speedLimit'],
-  ],
-  [
-    'chalmers',
-    { preset: 'chalmers', prey: 800, predators: 6, world: { x: 40, y: 36, z: 25 } },
-    ['motion.integration'],
-  ],
+const exact: [string, FlockOptions][] = [
+  ['intel', { preset: 'intel', prey: 600 }],
+  ['cgit', { preset: 'cgit', prey: 600 }],
+  ['lindqvist-thesis', { preset: 'lindqvist-thesis', prey: 200 }],
+  ['chalmers', { preset: 'chalmers', prey: 800, predators: 6, world: { x: 40, y: 36, z: 25 } }],
 ];
 
-for (const [name, options, forms] of exact) {
-  const what = forms.length
-    ? `an explicit wasm kernel is refused naming ${forms.join(', ')}; auto picks js`
-    : 'the wasm kernel covers its forms (all defaults)';
-  test(`${name}: ${what}`, async () => {
+for (const [name, options] of exact) {
+  test(`${name}: the wasm kernel covers its forms; auto picks wasm, and an explicit wasm is taken`, async () => {
     const p = paramsFromOptions(options);
-    assert.deepEqual(
-      wasmGaps(p).map((g) => g.path),
-      forms,
-    );
+    assert.deepEqual(wasmGaps(p), []);
     // the backends' own check agrees (a flock built around the decision never sees it differ)
-    assert.equal(wasmUnsupportedReason(p) === null, forms.length === 0);
-    if (forms.length === 0) return; // the article's forms are all the defaults
+    assert.equal(wasmUnsupportedReason(p), null);
     const auto = await decideKernel('auto', p);
-    await assert.rejects(decideKernel('wasm', p), (e: unknown) => {
-      assert.ok(e instanceof ParamError);
-      assert.deepEqual(
-        e.issues.map((i) => i.path),
-        forms,
-      );
-      return true;
-    });
-    assert.equal(auto.kernel, 'js');
-    for (const f of forms) assert.match(auto.reason, new RegExp(f.replace('.', '\\.')));
+    assert.equal(auto.kernel, 'wasm');
+    assert.match(auto.reason, /auto chose wasm/);
+    assert.equal((await decideKernel('wasm', p)).kernel, 'wasm');
+    const f = await createFlock({ ...options, backend: 'cpu' });
+    try {
+      assert.equal(f.info().kernel, 'wasm');
+      await f.step(2);
+    } finally {
+      await f.dispose();
+    }
   });
 }
 
@@ -87,17 +72,19 @@ for (const [name, options] of exact) {
   });
 }
 
-for (const [name, options] of exact) {
-  test(`${name}: workers (2 threads, the TypeScript kernel) give the bytes of cpu (js)`, async () => {
-    const w = await createFlock({ ...options, backend: 'workers', threads: 2, kernel: 'js' });
-    const c = await createFlock({ ...options, backend: 'cpu', kernel: 'js' });
-    try {
-      await w.step(3);
-      await c.step(3);
-      assert.deepEqual(agentsById(w), agentsById(c));
-    } finally {
-      await w.dispose();
-      await c.dispose();
-    }
-  });
-}
+for (const [name, options] of exact)
+  for (const kernel of ['js', 'wasm'] as const)
+    test(`${name}: workers (2 threads, the ${kernel} kernel) give the bytes of cpu (${kernel})`, async () => {
+      const w = await createFlock({ ...options, backend: 'workers', threads: 2, kernel });
+      const c = await createFlock({ ...options, backend: 'cpu', kernel });
+      try {
+        assert.equal(w.info().kernel, kernel);
+        assert.equal(c.info().kernel, kernel);
+        await w.step(3);
+        await c.step(3);
+        assert.deepEqual(agentsById(w), agentsById(c));
+      } finally {
+        await w.dispose();
+        await c.dispose();
+      }
+    });

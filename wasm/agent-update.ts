@@ -1,6 +1,7 @@
-// Rules, speed clamp, integration and boundary for one agent in float64, prey or predator (twin
-// of src/backends/cpu/agent-update.ts): the gathering step's finish. Its neighbour sums come in
-// the SUMS block (as the reference's come in the scratch array: src/rules/scratch.ts).
+// Rules, speed limit, integration and boundary for one agent in float64, prey or predator (twin
+// of src/backends/cpu/agent-update.ts, the documents' forms included): the gathering step's
+// finish, and the sweep's for prey under the generalPrey flag. Its neighbour sums come in the
+// SUMS block (as the reference's come in the scratch array: src/rules/scratch.ts).
 import { gf, gi, gp } from './blocks';
 import { BP, BV, boundary } from './boundary';
 import { keysQuad } from './cell-keys';
@@ -10,6 +11,7 @@ import {
   ALI_NORM,
   ALI_RELATIVE,
   COH_NORM,
+  DESIRED_UNIT,
   F_ALI_W,
   F_COH_W,
   F_DT,
@@ -23,11 +25,15 @@ import {
   F_SEP_W,
   I_DIMS2,
   I_FLAGS,
+  I_INTEGRATION,
   I_KEYS,
   I_OPX,
+  LIMIT_EACH,
   PRIORITY,
   REYNOLDS,
   SEP_NORM,
+  SEP_SUM,
+  SPEED_RAMP,
 } from './slots';
 import {
   clampSpeedR,
@@ -39,6 +45,7 @@ import {
   RX,
   RY,
   RZ,
+  rampSpeedR,
   ruleR,
   scaleR,
   setR,
@@ -102,8 +109,12 @@ export function finish(
     predatorAcceleration(dims2, uxi, uyi, uzi, speedI);
   }
   const dt = gf(F_DT);
-  setR(uxi + RX * dt, uyi + RY * dt, dims2 ? 0 : uzi + RZ * dt);
-  if (speedI > 0) clampSpeedR(minSpeed, maxSpeed, uxi, uyi, uzi);
+  // acceleration: v + a·dt; increment and impulse (the documents'): v + the rules' sum, no dt
+  if (gi(I_INTEGRATION) === 0) setR(uxi + RX * dt, uyi + RY * dt, dims2 ? 0 : uzi + RZ * dt);
+  else setR(uxi + RX, uyi + RY, dims2 ? 0 : uzi + RZ);
+  if (gi(I_FLAGS) & SPEED_RAMP)
+    rampSpeedR(minSpeed, maxSpeed, (ki === 0 ? gf(F_MAX_ACCEL) : gf(F_PRED_ACCEL)) * dt, uxi, uyi, uzi);
+  else if (speedI > 0) clampSpeedR(minSpeed, maxSpeed, uxi, uyi, uzi);
   else clampSpeedR(minSpeed, maxSpeed, TIE_X, dims2 ? TIE_Y2 : TIE_Y3, dims2 ? TIE_Z2 : TIE_Z3);
   const vx = RX;
   const vy = RY;
@@ -133,7 +144,9 @@ export function finish(
 function preyAcceleration(dims2: bool, uxi: f64, uyi: f64, uzi: f64): void {
   const flags = gi(I_FLAGS);
   const reynolds = (flags & REYNOLDS) !== 0;
-  averagedRule(SUM_SEP, (flags & SEP_NORM) !== 0, reynolds, uxi, uyi, uzi, gf(F_SEP_W));
+  const unit = (flags & DESIRED_UNIT) !== 0;
+  const limit = (flags & LIMIT_EACH) !== 0;
+  averagedRule(SUM_SEP, (flags & SEP_NORM) !== 0, reynolds, uxi, uyi, uzi, gf(F_SEP_W), unit, limit);
   const sx = RX;
   const sy = RY;
   const sz = dims2 ? 0 : RZ;
@@ -141,11 +154,11 @@ function preyAcceleration(dims2: bool, uxi: f64, uyi: f64, uzi: f64): void {
   const lx = RX;
   const ly = RY;
   const lz = dims2 ? 0 : RZ;
-  averagedRule(SUM_COH, (flags & COH_NORM) !== 0, reynolds, uxi, uyi, uzi, gf(F_COH_W));
+  averagedRule(SUM_COH, (flags & COH_NORM) !== 0, reynolds, uxi, uyi, uzi, gf(F_COH_W), unit, limit);
   const cx = RX;
   const cy = RY;
   const cz = dims2 ? 0 : RZ;
-  averagedRule(SUM_FLEE, reynolds, reynolds, uxi, uyi, uzi, gf(F_FLEE_W));
+  averagedRule(SUM_FLEE, reynolds, reynolds, uxi, uyi, uzi, gf(F_FLEE_W), unit, limit);
   const fx = RX;
   const fy = RY;
   const fz = dims2 ? 0 : RZ;
@@ -159,17 +172,34 @@ function preyAcceleration(dims2: bool, uxi: f64, uyi: f64, uzi: f64): void {
     setR(PX, PY, PZ);
   } else {
     setR(sx + lx + cx + fx, sy + ly + cy + fy, sz + lz + cz + fz);
-    truncateR(gf(F_MAX_ACCEL));
+    // limited to maxAccel as an acceleration (× dt) or an impulse (no dt); increment: unlimited
+    if (gi(I_INTEGRATION) !== 1) truncateR(gf(F_MAX_ACCEL));
   }
 }
 
-/** The rule whose sums are at `k`, averaged, into R (ruleR); zero without neighbours. */
-function averagedRule(k: i32, norm: bool, reynolds: bool, uxi: f64, uyi: f64, uzi: f64, w: f64): void {
+/**
+ * The rule whose sums are at `k`, averaged (separation with separation.reduce "sum": the sums
+ * themselves), into R (ruleR); zero without neighbours.
+ */
+function averagedRule(
+  k: i32,
+  norm: bool,
+  reynolds: bool,
+  uxi: f64,
+  uyi: f64,
+  uzi: f64,
+  w: f64,
+  unit: bool,
+  limit: bool,
+): void {
   const n = sum(k + 3);
-  if (n > 0) {
+  if (!(n > 0)) setR(0, 0, 0);
+  else if (k === SUM_SEP && (gi(I_FLAGS) & SEP_SUM) !== 0)
+    ruleR(sum(k), sum(k + 1), sum(k + 2), norm, reynolds, uxi, uyi, uzi, w, unit, limit);
+  else {
     const f = 1 / n;
-    ruleR(sum(k) * f, sum(k + 1) * f, sum(k + 2) * f, norm, reynolds, uxi, uyi, uzi, w);
-  } else setR(0, 0, 0);
+    ruleR(sum(k) * f, sum(k + 1) * f, sum(k + 2) * f, norm, reynolds, uxi, uyi, uzi, w, unit, limit);
+  }
 }
 
 /** Alignment into R: steering, or the (optionally unit, optionally relative) mean velocity. */
@@ -182,7 +212,16 @@ function alignment(flags: i32, uxi: f64, uyi: f64, uzi: f64): void {
   const f = 1 / n;
   setR(sum(SUM_ALI) * f, sum(SUM_ALI + 1) * f, sum(SUM_ALI + 2) * f);
   if ((flags & REYNOLDS) !== 0)
-    steerR((flags & ALI_NORM) !== 0, gf(F_MAX_SPEED), uxi, uyi, uzi, gf(F_MAX_FORCE));
+    steerR(
+      (flags & ALI_NORM) !== 0,
+      gf(F_MAX_SPEED),
+      uxi,
+      uyi,
+      uzi,
+      gf(F_MAX_FORCE),
+      (flags & DESIRED_UNIT) !== 0,
+      (flags & LIMIT_EACH) !== 0,
+    );
   else {
     if (flags & ALI_NORM) normalizeR();
     if (flags & ALI_RELATIVE) setR(RX - uxi, RY - uyi, RZ - uzi);
@@ -190,13 +229,19 @@ function alignment(flags: i32, uxi: f64, uyi: f64, uzi: f64): void {
   scaleR(gf(F_ALI_W));
 }
 
-/** A predator's acceleration into R: steer towards the prey in vision (else straight on). */
+/**
+ * A predator's acceleration into R: steer towards the prey in vision (else straight on); with
+ * impulse integration the offset to their centre itself (none in sight: zero).
+ */
 function predatorAcceleration(dims2: bool, uxi: f64, uyi: f64, uzi: f64, speedI: f64): void {
   const qn = sum(SUM_COH + 3);
   if (qn > 0) setR(sum(SUM_COH) * (1 / qn), sum(SUM_COH + 1) * (1 / qn), sum(SUM_COH + 2) * (1 / qn));
   else setR(speedI > 0 ? uxi : 1, speedI > 0 ? uyi : 0, speedI > 0 ? uzi : 0);
   if (dims2) dropZR();
-  steerR(true, gf(F_PRED_SPEED), uxi, uyi, uzi, gf(F_PRED_ACCEL));
+  if (gi(I_INTEGRATION) === 2) {
+    // impulse (Chalmers 4.2.2): the offset to the centre itself is the rule vector; none in sight: none
+    if (!(qn > 0)) setR(0, 0, 0);
+  } else steerR(true, gf(F_PRED_SPEED), uxi, uyi, uzi, gf(F_PRED_ACCEL));
   if (dims2) dropZR();
   truncateR(gf(F_PRED_ACCEL));
 }

@@ -1,13 +1,16 @@
 // Keeping agents inside the world (twin of src/rules/boundary.ts): boundary() for one agent in
 // float64 (the gathering step's finish), boundaryV() for four agents in float32 (the sweep's).
 import { gf, gi } from './blocks';
-import { F_SIZE, I_BOUNDARY } from './slots';
+import { F_PUSH, F_SIZE, F_WALL, I_BOUNDARY } from './slots';
 import { ZERO4 } from './steer-quad';
 
 // boundary result
 export let BP: f64 = 0;
 export let BV: f64 = 0;
-/** Keep position p inside [0, L] along an axis (the reference's applyBoundary); into BP, BV. */
+/**
+ * Keep position p inside [0, L] along an axis (the reference's applyBoundary: bounce, wrap,
+ * clamp, push, teleport); into BP, BV.
+ */
 export function boundary(axis: i32, p: f64, v: f64): void {
   const L = gf(F_SIZE + axis);
   BP = p;
@@ -27,7 +30,7 @@ export function boundary(axis: i32, p: f64, v: f64): void {
     }
     if (!(p >= 0)) p = 0;
     if (p > L) p = L;
-  } else {
+  } else if (b === 2) {
     if (p < 0) {
       p = 0;
       if (v < 0) v = 0;
@@ -35,7 +38,18 @@ export function boundary(axis: i32, p: f64, v: f64): void {
       p = L;
       if (v > 0) v = 0;
     }
-  }
+  } else if (b === 3) {
+    // push (CGIT report): onto the wall, the push inwards; only past it (p > L), not when p
+    // merely rounds up to L in float32; the wall is the reference's c.wall (float32 ≤ L)
+    if (p < 0) {
+      p = 0;
+      v += gf(F_PUSH);
+    } else {
+      if (p > L) v -= gf(F_PUSH);
+      p = gf(F_WALL + axis);
+    }
+  } else if (p < 0) p = gf(F_WALL + axis);
+  else p = p > L ? 0 : gf(F_WALL + axis); // teleport: onto the opposite wall, velocity kept
   BP = p;
   BV = v;
 }
@@ -51,7 +65,7 @@ function sizeAbove(axis: i32): f32 {
 // boundaryV's result
 export let BPV: v128 = f32x4.splat(0);
 export let BVV: v128 = f32x4.splat(0);
-/** boundary() per lane, in float32. */
+/** boundary() per lane, in float32: bounce, wrap and clamp (push and teleport walls take the scalar finish: generalPrey). */
 export function boundaryV(axis: i32, p: v128, v: v128): void {
   const Lup = f32x4.splat(sizeAbove(axis));
   const inside = v128.and(f32x4.ge(p, ZERO4), f32x4.lt(p, Lup));

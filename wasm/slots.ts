@@ -4,7 +4,7 @@
 // flag bits (the host side: src/backends/wasm/layout.generated.ts).
 
 /** Layout version: a hash of this layout (the host checks it). */
-export const LAYOUT_VERSION: i32 = 1417269151;
+export const LAYOUT_VERSION: i32 = 375792635;
 
 // I block (i32 slots)
 export const I_PX: i32 = 0; // src px py pz vx vy vz id kind; 8 slots
@@ -30,6 +30,7 @@ export const I_SINK: i32 = 40;
 export const I_WINDOW: i32 = 41;
 export const I_KEYS: i32 = 42; // The sweep’s next-step cell keys per agent and per-cell counts (0: not written).
 export const I_COUNTS: i32 = 43;
+export const I_INTEGRATION: i32 = 44; // motion.integration: 0 acceleration, 1 increment, 2 impulse.
 export const I_SLOTS: i32 = 64;
 
 // F block (f64 slots)
@@ -55,6 +56,8 @@ export const F_PRED_SPEED: i32 = 22;
 export const F_PRED_ACCEL: i32 = 23;
 export const F_DT: i32 = 24;
 export const F_NORM_TOL: i32 = 25;
+export const F_PUSH: i32 = 26; // Push walls: speed added inwards at a crossed wall.
+export const F_WALL: i32 = 27; // per axis, the largest float32 not above the world size (where push and teleport walls put agents); 3 slots
 export const F_SLOTS: i32 = 64;
 
 // flag bits
@@ -66,4 +69,8 @@ export const REYNOLDS: i32 = 16;
 export const PRIORITY: i32 = 32;
 export const USE_FOV: i32 = 64;
 export const PREDATORS: i32 = 128; // Predators may be among the candidates (else kinds are not read).
-export const GENERAL_PREY: i32 = 256; // The sweep finishes each prey with the scalar finish() (obstacles, laser, the documents’ forms), not the float32 quad.
+export const GENERAL_PREY: i32 = 256; // The sweep finishes each prey with the scalar finish() (obstacles, laser, the documents’ forms, push and teleport walls), not the float32 quad.
+export const SEP_SUM: i32 = 512; // separation.reduce "sum": the separation sum is not averaged.
+export const LIMIT_EACH: i32 = 1024; // Reynolds steering of each rule truncated to maxForce.
+export const DESIRED_UNIT: i32 = 2048; // A normalised desired velocity keeps length 1.
+export const SPEED_RAMP: i32 = 4096; // Lindqvist’s LimitSpeed instead of the clamp.

@@ -30,9 +30,23 @@ export function truncateR(max: f64): void {
   const l2 = RX * RX + RY * RY + RZ * RZ;
   if (l2 > max * max) scaleR(max / Math.sqrt(l2));
 }
-/** Reynolds steering: desired velocity R (to unit length and the max speed when `scale`) − v. */
-export function steerR(scale: bool, maxSpeed: f64, vx: f64, vy: f64, vz: f64, maxForce: f64): void {
-  if (scale) {
+/**
+ * Reynolds steering: desired velocity R (when `scale` and |R|² > the tolerance: to unit length,
+ * and up to the max speed unless `unit`) − v, truncated to `maxForce` unless `limit` is false
+ * (the reference's steerAt with its `unit` and `limit`).
+ */
+export function steerR(
+  scale: bool,
+  maxSpeed: f64,
+  vx: f64,
+  vy: f64,
+  vz: f64,
+  maxForce: f64,
+  unit: bool = false,
+  limit: bool = true,
+): void {
+  if (scale && unit) normalizeR();
+  else if (scale) {
     // one division: to unit length and up to the max speed at once (as the reference)
     const l2 = RX * RX + RY * RY + RZ * RZ;
     if (l2 > gf(F_NORM_TOL)) scaleR(maxSpeed / Math.sqrt(l2));
@@ -40,7 +54,7 @@ export function steerR(scale: bool, maxSpeed: f64, vx: f64, vy: f64, vz: f64, ma
   RX -= vx;
   RY -= vy;
   RZ -= vz;
-  truncateR(maxForce);
+  if (limit) truncateR(maxForce);
 }
 /** Speed of R into [min, max]; a zero R below the minimum takes the heading (fx, fy, fz). */
 export function clampSpeedR(min: f64, max: f64, fx: f64, fy: f64, fz: f64): void {
@@ -55,7 +69,24 @@ export function clampSpeedR(min: f64, max: f64, fx: f64, fy: f64, fz: f64): void
     }
   }
 }
-/** One averaged rule vector into R: direct (optionally unit) or Reynolds steering; weighted. */
+/**
+ * Lindqvist thesis' LimitSpeed on R (the reference's rampSpeedAt): a speed outside [min, max]
+ * (or zero) keeps the old velocity v; otherwise R's heading at the old speed plus `step` (the
+ * max acceleration · dt) when R is faster, minus it when not.
+ */
+export function rampSpeedR(min: f64, max: f64, step: f64, vx: f64, vy: f64, vz: f64): void {
+  const l = Math.sqrt(RX * RX + RY * RY + RZ * RZ);
+  if (l > max || l < min || l === 0) {
+    setR(vx, vy, vz);
+    return;
+  }
+  const old = Math.sqrt(vx * vx + vy * vy + vz * vz);
+  scaleR((l > old ? old + step : old - step) / l);
+}
+/**
+ * One averaged rule vector into R: direct (optionally unit) or Reynolds steering (desired
+ * velocity of unit length when `unit`, truncated to maxForce when `limit`); weighted.
+ */
 export function ruleR(
   x: f64,
   y: f64,
@@ -66,9 +97,11 @@ export function ruleR(
   vy: f64,
   vz: f64,
   w: f64,
+  unit: bool,
+  limit: bool,
 ): void {
   setR(x, y, z);
-  if (reynolds) steerR(norm, gf(F_MAX_SPEED), vx, vy, vz, gf(F_MAX_FORCE));
+  if (reynolds) steerR(norm, gf(F_MAX_SPEED), vx, vy, vz, gf(F_MAX_FORCE), unit, limit);
   else if (norm) normalizeR();
   scaleR(w);
 }

@@ -126,8 +126,9 @@ export const kernelConstants: readonly KernelConstant[] = [
   { name: 'laserR2', kind: 'f64', derive: 'sq(p.laser.radius)' },
   { name: 'laserStrength', kind: 'f64', derive: 'p.laser.strength' },
   { name: 'laserKill2', kind: 'f64', derive: 'sq(p.laser.killWidth)' },
-  // The documents' own forms (issue 18; docs/model.md "The documents exactly"). TypeScript and
-  // WGSL only: the wasm kernel refuses them (select.ts wasmGaps), so they have no wasm slots.
+  // The documents' own forms (issue 18; docs/model.md "The documents exactly"). The wasm kernel
+  // computes them in its scalar float64 finish (wasm/agent-update.ts; the sweep's prey take it
+  // through the generalPrey flag).
   {
     name: 'push',
     kind: 'f64',
@@ -216,6 +217,11 @@ export const wasmISlots: readonly WasmSlot[] = [
   { name: 'window' },
   { name: 'keys', doc: 'The sweep’s next-step cell keys per agent and per-cell counts (0: not written).' },
   { name: 'counts' },
+  {
+    name: 'integration',
+    doc: 'motion.integration: 0 acceleration, 1 increment, 2 impulse.',
+    write: 'c.integration',
+  },
 ];
 
 /** The F block (f64 slots). */
@@ -242,6 +248,13 @@ export const wasmFSlots: readonly WasmSlot[] = [
   { name: 'predAccel', write: 'c.predAccel' },
   { name: 'dt', write: 'c.dt' },
   { name: 'normTol', write: 'c.normTol' },
+  { name: 'push', doc: 'Push walls: speed added inwards at a crossed wall.', write: 'c.push' },
+  {
+    name: 'wall',
+    count: 3,
+    doc: 'per axis, the largest float32 not above the world size (where push and teleport walls put agents)',
+    write: ['c.wall[0]', 'c.wall[1]', 'c.wall[2]'],
+  },
 ];
 
 /** Slots reserved per block (the host lays its arrays out after them). */
@@ -264,7 +277,11 @@ export const wasmFlags: readonly { readonly name: string; readonly from: string;
   },
   {
     name: 'generalPrey',
-    from: 'c.nObstacles > 0 || c.laser || c.documentForms',
-    doc: 'The sweep finishes each prey with the scalar finish() (obstacles, laser, the documents’ forms), not the float32 quad.',
+    from: 'c.nObstacles > 0 || c.laser || c.documentForms || c.boundary > 2',
+    doc: 'The sweep finishes each prey with the scalar finish() (obstacles, laser, the documents’ forms, push and teleport walls), not the float32 quad.',
   },
+  { name: 'sepSum', from: 'c.sepSum', doc: 'separation.reduce "sum": the separation sum is not averaged.' },
+  { name: 'limitEach', from: 'c.limitEach', doc: 'Reynolds steering of each rule truncated to maxForce.' },
+  { name: 'desiredUnit', from: 'c.desiredUnit', doc: 'A normalised desired velocity keeps length 1.' },
+  { name: 'speedRamp', from: 'c.speedRamp', doc: 'Lindqvist’s LimitSpeed instead of the clamp.' },
 ];

@@ -13,8 +13,9 @@ export interface WasmGap {
 }
 
 /**
- * The parameters the WebAssembly kernel does not cover (obstacles, the laser, Morton order, the
- * documents' own rule forms), field by field; empty when it covers them all.
+ * The parameters the WebAssembly kernel does not cover (obstacles, the laser, Morton order),
+ * field by field; empty when it covers them all. (The documents' own rule forms and walls it
+ * computes: wasm/agent-update.ts.)
  * wasmUnsupportedReason (kernel.ts) is the first gap's reason.
  */
 export function wasmGaps(p: Readonly<Params>): WasmGap[] {
@@ -40,33 +41,5 @@ export function wasmGaps(p: Readonly<Params>): WasmGap[] {
       why: 'the WebAssembly kernel needs linear cell order',
       covered: '"linear"',
     });
-  for (const [path, covered] of DOCUMENT_FORMS) {
-    const [group, key] = path.split('.');
-    const value = (p as unknown as Record<string, Record<string, unknown>>)[group][key];
-    if (!covered.includes(value as never))
-      gaps.push({
-        path,
-        value,
-        why:
-          path === 'world.boundary'
-            ? 'the WebAssembly kernel has no push or teleport walls'
-            : 'the WebAssembly kernel has only the default rule forms',
-        covered: covered.map((v) => JSON.stringify(v)).join(' or '),
-      });
-  }
   return gaps;
 }
-
-/**
- * The documents' own rule forms (issue 18) that only the TypeScript and WGSL kernels compute,
- * with the values the WebAssembly kernel does cover (the defaults; world.boundary also those it
- * had before).
- */
-const DOCUMENT_FORMS: readonly (readonly [string, readonly unknown[]])[] = [
-  ['world.boundary', ['bounce', 'wrap', 'clamp']],
-  ['separation.reduce', ['mean']],
-  ['steering.limitEach', [true]],
-  ['steering.desiredLength', ['maxSpeed']],
-  ['motion.integration', ['acceleration']],
-  ['motion.speedLimit', ['clamp']],
-];

@@ -3,7 +3,7 @@
 import type { RuleConstants } from '../../rules/constants.ts';
 
 /** Hash of the slot layout below; the kernel binary reports the same (wasm/slots.ts) or is stale. */
-export const LAYOUT_VERSION = 1417269151;
+export const LAYOUT_VERSION = 375792635;
 
 /** Slot numbers of the WebAssembly kernel’s I (i32) block. */
 export const I = {
@@ -30,6 +30,7 @@ export const I = {
   window: 41,
   keys: 42, // The sweep’s next-step cell keys per agent and per-cell counts (0: not written).
   counts: 43,
+  integration: 44, // motion.integration: 0 acceleration, 1 increment, 2 impulse.
 } as const;
 export const I_SLOTS = 64;
 
@@ -57,6 +58,8 @@ export const F = {
   predAccel: 23,
   dt: 24,
   normTol: 25,
+  push: 26, // Push walls: speed added inwards at a crossed wall.
+  wall: 27, // per axis, the largest float32 not above the world size (where push and teleport walls put agents); 3 slots
 } as const;
 export const F_SLOTS = 64;
 
@@ -70,7 +73,11 @@ export const FLAG = {
   priority: 32,
   useFov: 64,
   predators: 128, // Predators may be among the candidates (else kinds are not read).
-  generalPrey: 256, // The sweep finishes each prey with the scalar finish() (obstacles, laser, the documents’ forms), not the float32 quad.
+  generalPrey: 256, // The sweep finishes each prey with the scalar finish() (obstacles, laser, the documents’ forms, push and teleport walls), not the float32 quad.
+  sepSum: 512, // separation.reduce "sum": the separation sum is not averaged.
+  limitEach: 1024, // Reynolds steering of each rule truncated to maxForce.
+  desiredUnit: 2048, // A normalised desired velocity keeps length 1.
+  speedRamp: 4096, // Lindqvist’s LimitSpeed instead of the clamp.
 } as const;
 
 /** Write every slot the table derives from the rule constants (the rest are pointers and grid values). */
@@ -90,7 +97,12 @@ export function writeConstantSlots(c: RuleConstants, i32: Int32Array, f64: Float
     (c.priority ? FLAG.priority : 0) |
     (c.fovCos > -1 ? FLAG.useFov : 0) |
     (c.predatorsPresent ? FLAG.predators : 0) |
-    (c.nObstacles > 0 || c.laser || c.documentForms ? FLAG.generalPrey : 0);
+    (c.nObstacles > 0 || c.laser || c.documentForms || c.boundary > 2 ? FLAG.generalPrey : 0) |
+    (c.sepSum ? FLAG.sepSum : 0) |
+    (c.limitEach ? FLAG.limitEach : 0) |
+    (c.desiredUnit ? FLAG.desiredUnit : 0) |
+    (c.speedRamp ? FLAG.speedRamp : 0);
+  i32[I.integration] = c.integration;
   f64[F.size] = c.size[0];
   f64[F.size + 1] = c.size[1];
   f64[F.size + 2] = c.size[2];
@@ -114,4 +126,8 @@ export function writeConstantSlots(c: RuleConstants, i32: Int32Array, f64: Float
   f64[F.predAccel] = c.predAccel;
   f64[F.dt] = c.dt;
   f64[F.normTol] = c.normTol;
+  f64[F.push] = c.push;
+  f64[F.wall] = c.wall[0];
+  f64[F.wall + 1] = c.wall[1];
+  f64[F.wall + 2] = c.wall[2];
 }
