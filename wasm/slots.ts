@@ -4,7 +4,7 @@
 // flag bits (the host side: src/backends/wasm/layout.generated.ts).
 
 /** Layout version: a hash of this layout (the host checks it). */
-export const LAYOUT_VERSION: i32 = 1417269151;
+export const LAYOUT_VERSION: i32 = 1409653696;
 
 // I block (i32 slots)
 export const I_PX: i32 = 0; // src px py pz vx vy vz id kind; 8 slots
@@ -30,6 +30,7 @@ export const I_SINK: i32 = 40;
 export const I_WINDOW: i32 = 41;
 export const I_KEYS: i32 = 42; // The sweep’s next-step cell keys per agent and per-cell counts (0: not written).
 export const I_COUNTS: i32 = 43;
+export const I_RANK: i32 = 44; // Morton order: the grid’s u32 rank table (linear cell → key; the host copies UniformGrid.rank), 0 for linear order.
 export const I_SLOTS: i32 = 64;
 
 // F block (f64 slots)

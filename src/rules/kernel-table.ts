@@ -216,6 +216,10 @@ export const wasmISlots: readonly WasmSlot[] = [
   { name: 'window' },
   { name: 'keys', doc: 'The sweep’s next-step cell keys per agent and per-cell counts (0: not written).' },
   { name: 'counts' },
+  {
+    name: 'rank',
+    doc: 'Morton order: the grid’s u32 rank table (linear cell → key; the host copies UniformGrid.rank), 0 for linear order.',
+  },
 ];
 
 /** The F block (f64 slots). */
