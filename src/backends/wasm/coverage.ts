@@ -13,8 +13,8 @@ export interface WasmGap {
 }
 
 /**
- * The parameters the WebAssembly kernel does not cover (obstacles, the laser, Morton order, the
- * documents' own rule forms), field by field; empty when it covers them all.
+ * The parameters the WebAssembly kernel does not cover (obstacles, the laser, the documents' own
+ * rule forms), field by field; empty when it covers them all.
  * wasmUnsupportedReason (kernel.ts) is the first gap's reason.
  */
 export function wasmGaps(p: Readonly<Params>): WasmGap[] {
@@ -32,13 +32,6 @@ export function wasmGaps(p: Readonly<Params>): WasmGap[] {
       value: true,
       why: 'the WebAssembly kernel has no laser',
       covered: 'false',
-    });
-  if (p.spatial.cellOrder !== 'linear')
-    gaps.push({
-      path: 'spatial.cellOrder',
-      value: p.spatial.cellOrder,
-      why: 'the WebAssembly kernel needs linear cell order',
-      covered: '"linear"',
     });
   for (const [path, covered] of DOCUMENT_FORMS) {
     const [group, key] = path.split('.');
