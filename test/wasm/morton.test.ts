@@ -53,7 +53,8 @@ describe('wasm Morton ranges are UniformGrid.cellRanges’', () => {
     test(`${g.dimensions}D ${g.size.join('×')} ${g.wrap ? 'wrap' : 'bounded'}, reaches 1 and 2`, async () => {
       // one kernel for every grid: it copies each new rank table in (and keeps it while the
       // grid is the same)
-      const wk: WasmKernel = (kernel ??= await WasmKernel.create(await loadWasmModule()));
+      if (!kernel) kernel = await WasmKernel.create(await loadWasmModule());
+      const wk = kernel;
       // the kernel reads the world (size, wrap, dimensions) from the constants: the grid's world
       const p = paramsFromOptions({
         ...morton,
