@@ -190,11 +190,11 @@ describe('murmur run: the kernel and version are recorded', { concurrency: 4 }, 
       '--kernel',
       'wasm',
       '--set',
-      'spatial.cellOrder=morton',
+      'laser.enabled=true',
       '--out',
       dir,
     );
-    assertUsage(r, 'spatial.cellOrder', 'wasm');
+    assertUsage(r, 'laser.enabled', 'wasm');
     assert.equal(existsSync(dir), false);
   });
 });

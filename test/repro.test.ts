@@ -62,7 +62,7 @@ describe('kernel choice, once per flock', () => {
       { obstacles: [{ x: 1, y: 1, z: 1, r: 1 }] },
       { laser: { enabled: true } },
       { spatial: { cellOrder: 'morton' } },
-      { laser: { enabled: true }, spatial: { cellOrder: 'morton' } },
+      { obstacles: [{ x: 1, y: 1, z: 1, r: 1 }], laser: { enabled: true } },
     ];
     for (const c of cases) {
       const p = paramsFromOptions(c);
@@ -70,7 +70,7 @@ describe('kernel choice, once per flock', () => {
     }
     assert.deepEqual(
       wasmGaps(paramsFromOptions(cases[4])).map((g) => g.path),
-      ['laser.enabled', 'spatial.cellOrder'],
+      ['obstacles', 'laser.enabled'],
     );
   });
 
@@ -80,8 +80,8 @@ describe('kernel choice, once per flock', () => {
       (e: unknown) => namesField('obstacles')(e) && /no obstacles/.test((e as Error).message),
     );
     await assert.rejects(
-      createFlock({ ...small, kernel: 'wasm', spatial: { cellOrder: 'morton' } }),
-      namesField('spatial.cellOrder'),
+      createFlock({ ...small, kernel: 'wasm', laser: { enabled: true } }),
+      namesField('laser.enabled'),
     );
     assert.throws(() => createFlockSync({ ...small, kernel: 'wasm' }), namesField('kernel'));
     await assert.rejects(createFlock({ ...small, backend: 'webgpu', kernel: 'js' }), namesField('kernel'));
@@ -100,10 +100,7 @@ describe('kernel choice, once per flock', () => {
       const before = f.params;
       assert.throws(() => f.set({ laser: { enabled: true } }), namesField('laser.enabled'));
       assert.throws(() => f.set({ obstacles: [{ x: 1, y: 1, z: 1, r: 1 }] }), namesField('obstacles'));
-      await assert.rejects(
-        async () => f.reset({ spatial: { cellOrder: 'morton' } }),
-        namesField('spatial.cellOrder'),
-      );
+      await assert.rejects(async () => f.reset({ laser: { enabled: true } }), namesField('laser.enabled'));
       assert.equal(f.params, before);
       f.set({ separation: { weight: 2 } });
       await f.step(2);

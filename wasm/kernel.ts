@@ -1,7 +1,8 @@
 // AssemblyScript: the murmur step kernel (neighbour pass + rules + integration) with v128 SIMD.
-// Mirrors src/backends/cpu/gather.ts and symmetric.ts (the reference) for linear cell order without obstacles or
-// laser; the neighbour pass runs four candidates at a time in f32x4, so results agree with the
-// reference within float tolerance, not bit for bit. Every run is deterministic.
+// Mirrors src/backends/cpu/gather.ts and symmetric.ts (the reference) without obstacles or laser,
+// in linear or Morton cell order (the sweep in linear order only, as the reference's); the
+// neighbour pass runs four candidates at a time in f32x4, so results agree with the reference
+// within float tolerance, not bit for bit. Every run is deterministic.
 //
 // Two passes over the sorted agents: step() (gathering.ts) gathers (each agent reads all its
 // candidates), and sweep() (symmetric.ts) meets each pair once, pushing the partner's terms to an
@@ -24,7 +25,7 @@
 //   prey-update.ts   the sweep's finish, four prey in float32     (src/backends/cpu/prey-update.ts)
 //   steer.ts, steer-quad.ts  steering helpers, scalar and by lane (src/rules/steer.ts)
 //   boundary.ts      the world's boundary, scalar and by lane     (src/rules/boundary.ts)
-//   ranges.ts        cells within reach as runs of agents         (src/spatial/grid.ts)
+//   ranges.ts        cells within reach as runs of agents, linear or Morton keys (src/spatial/grid.ts)
 //   cell-keys.ts     the next step's cell keys and counts         (src/spatial/grid.ts)
 //   lanes.ts         pieces both passes share (weights, compaction, coincident agents, sums)
 //   blocks.ts        reading the host's I and F blocks
@@ -42,3 +43,15 @@ export function layoutVersion(): i32 {
 export { heapBase } from './blocks';
 export { step } from './gathering';
 export { sweep } from './symmetric';
+
+import { cellRanges, nRanges } from './ranges';
+
+/**
+ * The candidate ranges of cell (cx, cy, cz) for reach (kx, ky, kz) into the I block's ranges
+ * (32 bytes each: start, end, shift x y z); returns how many. For tests: the host compares them
+ * with UniformGrid.cellRanges (WasmKernel.rangesOf).
+ */
+export function ranges(cx: i32, cy: i32, cz: i32, kx: i32, ky: i32, kz: i32): i32 {
+  cellRanges(cx, cy, cz, kx, ky, kz);
+  return nRanges;
+}

@@ -1,7 +1,7 @@
 // Candidate ranges (twin of UniformGrid's ranges in src/spatial/grid.ts): the cell of a position
 // and every cell within reach of a cell once, as runs of sorted agents.
 import { gf, gi, gp } from './blocks';
-import { F_INV, F_SIZE, I_CELLSTART, I_DIMS2, I_N, I_RANGES, I_WRAP } from './slots';
+import { F_INV, F_SIZE, I_CELLSTART, I_DIMS2, I_N, I_RANGES, I_RANK, I_WRAP } from './slots';
 
 export function coord(axis: i32, p: f64): i32 {
   // saturating conversion (NaN → 0), then the clamp of UniformGrid.coord
@@ -9,7 +9,7 @@ export function coord(axis: i32, p: f64): i32 {
   return max(0, min(gi(I_N + axis) - 1, c));
 }
 
-// ---- candidate ranges: every cell within reach once (linear keys; x runs merge) --------------
+// ---- candidate ranges: every cell within reach once (linear keys: x runs; Morton: cells) -----
 // A range is 32 bytes: start, end (u32), then the (x, y, z) shift (f32) that brings its cells
 // next to the query cell across a periodic seam. Where a periodic axis is narrower than the
 // reach, every cell of it is visited once and the minimum image is taken per candidate instead.
@@ -57,6 +57,12 @@ export function cellRanges(cx: i32, cy: i32, cz: i32, kx: i32, ky: i32, kz: i32)
   const z0 = axisLo(nz, cz, kz, wrap);
   const z1 = axisHi(nz, cz, kz, wrap);
   nRanges = 0;
+  const rank = gp(I_RANK);
+  if (rank !== 0) {
+    mortonRanges(rank, nx, ny, nz, x0, x1, y0, y1, z0, z1, Lx, Ly, Lz);
+    sortRanges();
+    return;
+  }
   for (let zz = z0; zz <= z1; zz++) {
     const z = zz < 0 ? zz + nz : zz >= nz ? zz - nz : zz;
     const sz: f32 = zz < 0 ? -Lz : zz >= nz ? Lz : 0;
@@ -70,6 +76,74 @@ export function cellRanges(cx: i32, cy: i32, cz: i32, kx: i32, ky: i32, kz: i32)
     }
   }
   sortRanges();
+}
+
+// Morton keys (UniformGrid.cellRanges' rank branch): every cell in reach is its own run, keyed
+// by rank[linear cell]; a run merges into the range before it when its key follows that range's
+// last key and it crosses the same seams (the integer crossings -1, 0, 1 per axis, as the grid
+// compares them); an empty cell ends the merging. The same ranges, in the same order, as the grid.
+let lastKey: i32 = -2;
+let lastSx: i32 = 0;
+let lastSy: i32 = 0;
+let lastSz: i32 = 0;
+
+function mortonRanges(
+  rank: usize,
+  nx: i32,
+  ny: i32,
+  nz: i32,
+  x0: i32,
+  x1: i32,
+  y0: i32,
+  y1: i32,
+  z0: i32,
+  z1: i32,
+  Lx: f32,
+  Ly: f32,
+  Lz: f32,
+): void {
+  lastKey = -2;
+  for (let zz = z0; zz <= z1; zz++) {
+    const z = zz < 0 ? zz + nz : zz >= nz ? zz - nz : zz;
+    const sz: i32 = zz < 0 ? -1 : zz >= nz ? 1 : 0;
+    for (let yy = y0; yy <= y1; yy++) {
+      const y = yy < 0 ? yy + ny : yy >= ny ? yy - ny : yy;
+      const sy: i32 = yy < 0 ? -1 : yy >= ny ? 1 : 0;
+      const row = nx * (y + ny * z);
+      for (let xx = x0; xx <= x1; xx++) {
+        const x = xx < 0 ? xx + nx : xx >= nx ? xx - nx : xx;
+        const k = load<i32>(rank + ((<usize>(row + x)) << 2));
+        addCell(k, xx < 0 ? -1 : xx >= nx ? 1 : 0, sy, sz, Lx, Ly, Lz);
+      }
+    }
+  }
+}
+
+/** One Morton cell's run (UniformGrid.addRun with k0 = k1 = k). */
+function addCell(k: i32, sx: i32, sy: i32, sz: i32, Lx: f32, Ly: f32, Lz: f32): void {
+  const cs = gp(I_CELLSTART);
+  const s = load<u32>(cs + ((<usize>k) << 2));
+  const e = load<u32>(cs + ((<usize>(k + 1)) << 2));
+  if (k === lastKey + 1 && nRanges > 0 && sx === lastSx && sy === lastSy && sz === lastSz) {
+    store<u32>(gp(I_RANGES) + ((<usize>(nRanges - 1)) << 5), e, 4);
+    lastKey = k;
+    return;
+  }
+  if (e === s) {
+    lastKey = -2;
+    return;
+  }
+  const r = gp(I_RANGES) + ((<usize>nRanges) << 5);
+  store<u32>(r, s);
+  store<u32>(r, e, 4);
+  store<f32>(r, sx < 0 ? -Lx : sx > 0 ? Lx : <f32>0, 8);
+  store<f32>(r, sy < 0 ? -Ly : sy > 0 ? Ly : <f32>0, 12);
+  store<f32>(r, sz < 0 ? -Lz : sz > 0 ? Lz : <f32>0, 16);
+  lastSx = sx;
+  lastSy = sy;
+  lastSz = sz;
+  lastKey = k;
+  nRanges++;
 }
 
 /** Ranges in increasing start order (as the TypeScript grid returns them): every kernel then

@@ -4,7 +4,7 @@
 // flag bits (the host side: src/backends/wasm/layout.generated.ts).
 
 /** Layout version: a hash of this layout (the host checks it). */
-export const LAYOUT_VERSION: i32 = 375792635;
+export const LAYOUT_VERSION: i32 = 1207662199;
 
 // I block (i32 slots)
 export const I_PX: i32 = 0; // src px py pz vx vy vz id kind; 8 slots
@@ -31,6 +31,7 @@ export const I_WINDOW: i32 = 41;
 export const I_KEYS: i32 = 42; // The sweep’s next-step cell keys per agent and per-cell counts (0: not written).
 export const I_COUNTS: i32 = 43;
 export const I_INTEGRATION: i32 = 44; // motion.integration: 0 acceleration, 1 increment, 2 impulse.
+export const I_RANK: i32 = 45; // Morton order: the grid’s u32 rank table (linear cell → key; the host copies UniformGrid.rank), 0 for linear order.
 export const I_SLOTS: i32 = 64;
 
 // F block (f64 slots)

@@ -86,7 +86,7 @@ export const RUN_HELP = {
     'to its metrics (the step column continues; refused where it would go back, unless --force), writes',
     'params-step-START.json and a new snapshot name (step-END.murmur): no run overwrites another, or its own start.',
     'The kernel is chosen once: auto takes wasm where it covers the parameters, else js; --kernel wasm with',
-    "parameters it lacks (obstacles, laser, Morton order) is refused (exit 2). --resume keeps the snapshot's kernel;",
+    "parameters it lacks (obstacles, laser, the documents' forms) is refused (exit 2). --resume keeps the snapshot's kernel;",
     'another --kernel or --backend is allowed and stderr says the continuation differs from the unbroken run.',
     ...backendHelp(),
     `Progress: a bar on a terminal; otherwise a line on stderr at most every ${LINE_EVERY_MS / 1000} s (--quiet: none).`,

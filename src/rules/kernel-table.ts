@@ -222,6 +222,10 @@ export const wasmISlots: readonly WasmSlot[] = [
     doc: 'motion.integration: 0 acceleration, 1 increment, 2 impulse.',
     write: 'c.integration',
   },
+  {
+    name: 'rank',
+    doc: 'Morton order: the grid’s u32 rank table (linear cell → key; the host copies UniformGrid.rank), 0 for linear order.',
+  },
 ];
 
 /** The F block (f64 slots). */

@@ -13,9 +13,9 @@ export interface WasmGap {
 }
 
 /**
- * The parameters the WebAssembly kernel does not cover (obstacles, the laser, Morton order),
- * field by field; empty when it covers them all. (The documents' own rule forms and walls it
- * computes: wasm/agent-update.ts.)
+ * The parameters the WebAssembly kernel does not cover (obstacles, the laser), field by field;
+ * empty when it covers them all. (The documents' own rule forms and walls, and Morton order, it
+ * computes.)
  * wasmUnsupportedReason (kernel.ts) is the first gap's reason.
  */
 export function wasmGaps(p: Readonly<Params>): WasmGap[] {
@@ -33,13 +33,6 @@ export function wasmGaps(p: Readonly<Params>): WasmGap[] {
       value: true,
       why: 'the WebAssembly kernel has no laser',
       covered: 'false',
-    });
-  if (p.spatial.cellOrder !== 'linear')
-    gaps.push({
-      path: 'spatial.cellOrder',
-      value: p.spatial.cellOrder,
-      why: 'the WebAssembly kernel needs linear cell order',
-      covered: '"linear"',
     });
   return gaps;
 }

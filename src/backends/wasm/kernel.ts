@@ -17,12 +17,12 @@ const align = (n: number) => Math.ceil(n / 16) * 16;
 
 /**
  * Bytes of one thread's WebAssembly kernel data for this capacity and cell count: copies of the
- * sorted agents (in and out), cell starts and the neighbour list (sized for the worst case: every
- * agent a neighbour). Mirrors WasmKernel's layout, less the few kB of ranges and tables.
+ * sorted agents (in and out), cell starts, counts, the Morton rank table and the neighbour list
+ * (sized for the worst case: every agent a neighbour). Mirrors WasmKernel's layout, less the few kB of ranges and tables.
  */
 export function wasmScratchBytes(capacity: number, nCells: number): number {
   const f = 4 * (capacity + 4);
-  return 14 * f + 2 * (capacity + 16) + 8 * (nCells + 1) + 9 * align(4 * (capacity + 8));
+  return 14 * f + 2 * (capacity + 16) + 8 * (nCells + 1) + 4 * nCells + 9 * align(4 * (capacity + 8));
 }
 
 interface Exports {
@@ -30,6 +30,7 @@ interface Exports {
   layoutVersion(): number;
   heapBase(): number;
   step(begin: number, end: number): void;
+  ranges(cx: number, cy: number, cz: number, kx: number, ky: number, kz: number): number;
   sweep(begin: number, end: number, pushEnd: number, fresh: number): void;
 }
 
@@ -113,7 +114,10 @@ export class WasmKernel {
     lut: 0,
     keys: 0,
     counts: 0,
+    rank: 0,
   };
+  /** The grid rank table whose copy is at ptr.rank (null: none there yet). */
+  private rankCopied: Uint32Array | null = null;
   private views: {
     buffer: ArrayBuffer;
     i32: Int32Array;
@@ -179,6 +183,8 @@ export class WasmKernel {
     // the sweep's next-step keys (whole-vector stores: padded) and per-cell counts
     const keys = take(f);
     const counts = take(4 * (nCells + 1));
+    // Morton order: the grid's rank table (linear cell → key)
+    const rank = take(4 * nCells);
     // symmetric sweep: 12 f32 per slot (none reserved when the sweep does not apply)
     const acc = take(WASM_SLOT_BYTES * accSlots);
     const mem = this.x.memory;
@@ -191,7 +197,8 @@ export class WasmKernel {
     this.cells = nCells;
     this.maxRanges = maxRanges;
     this.accSlots = accSlots;
-    this.ptr = { acc, src, dst, cellStart, ranges, nb, nbStride, lut, keys, counts };
+    this.ptr = { acc, src, dst, cellStart, ranges, nb, nbStride, lut, keys, counts, rank };
+    this.rankCopied = null;
     this.ensureViews();
     this.views!.u8.set(compactionTable(), lut);
   }
@@ -415,6 +422,13 @@ export class WasmKernel {
     i32[I.nb] = p.nb;
     i32[I.nbStride] = p.nbStride;
     i32[I.lut] = p.lut;
+    // the rank table changes only when the grid is reconfigured (a new array): copied then
+    const rank = grid.rank;
+    if (rank !== null && rank !== this.rankCopied) {
+      u32.set(rank, p.rank >> 2);
+      this.rankCopied = rank;
+    }
+    i32[I.rank] = rank === null ? 0 : p.rank;
     for (let a = 0; a < 3; a++) {
       i32[I.n + a] = grid.n[a];
       i32[I.preyReach + a] = reach[a];
@@ -422,6 +436,33 @@ export class WasmKernel {
       f64[F.inv + a] = grid.inv[a];
     }
     writeConstantSlots(c, i32, f64);
+  }
+
+  /**
+   * The wasm kernel's candidate ranges of cell (cx, cy, cz) for reach (kx, ky, kz) over this
+   * grid (for tests: they should be UniformGrid.cellRanges'): [start, end) pairs into `out`,
+   * the seam shifts (float32) into `shifts`; returns how many.
+   */
+  rangesOf(
+    c: RuleConstants,
+    grid: UniformGrid,
+    src: Half,
+    scratch: KernelScratch,
+    cell: readonly [number, number, number],
+    reach: readonly [number, number, number],
+    out: Int32Array,
+    shifts: Float64Array,
+  ): number {
+    this.load(c, grid, src, 0, scratch, 0);
+    const n = this.x.ranges(cell[0], cell[1], cell[2], reach[0], reach[1], reach[2]);
+    const { u32, f32 } = this.views!;
+    const r = this.ptr.ranges >> 2;
+    for (let k = 0; k < n; k++) {
+      out[2 * k] = u32[r + 8 * k];
+      out[2 * k + 1] = u32[r + 8 * k + 1];
+      for (let a = 0; a < 3; a++) shifts[3 * k + a] = f32[r + 8 * k + 2 + a];
+    }
+    return n;
   }
 
   /** Copy the result for [begin, end) out into `dst`. */

@@ -3,7 +3,7 @@
 import type { RuleConstants } from '../../rules/constants.ts';
 
 /** Hash of the slot layout below; the kernel binary reports the same (wasm/slots.ts) or is stale. */
-export const LAYOUT_VERSION = 375792635;
+export const LAYOUT_VERSION = 1207662199;
 
 /** Slot numbers of the WebAssembly kernel’s I (i32) block. */
 export const I = {
@@ -31,6 +31,7 @@ export const I = {
   keys: 42, // The sweep’s next-step cell keys per agent and per-cell counts (0: not written).
   counts: 43,
   integration: 44, // motion.integration: 0 acceleration, 1 increment, 2 impulse.
+  rank: 45, // Morton order: the grid’s u32 rank table (linear cell → key; the host copies UniformGrid.rank), 0 for linear order.
 } as const;
 export const I_SLOTS = 64;
 
