@@ -4,7 +4,7 @@
 // flag bits (the host side: src/backends/wasm/layout.generated.ts).
 
 /** Layout version: a hash of this layout (the host checks it). */
-export const LAYOUT_VERSION: i32 = 1417269151;
+export const LAYOUT_VERSION: i32 = 607008586;
 
 // I block (i32 slots)
 export const I_PX: i32 = 0; // src px py pz vx vy vz id kind; 8 slots
@@ -30,6 +30,9 @@ export const I_SINK: i32 = 40;
 export const I_WINDOW: i32 = 41;
 export const I_KEYS: i32 = 42; // The sweep’s next-step cell keys per agent and per-cell counts (0: not written).
 export const I_COUNTS: i32 = 43;
+export const I_OBSTACLES: i32 = 44; // The obstacles: f64 x, y, z, r each (the host writes them).
+export const I_N_OBSTACLES: i32 = 45;
+export const I_COLLISION: i32 = 46; // stay 0, retreat 1
 export const I_SLOTS: i32 = 64;
 
 // F block (f64 slots)
@@ -55,6 +58,13 @@ export const F_PRED_SPEED: i32 = 22;
 export const F_PRED_ACCEL: i32 = 23;
 export const F_DT: i32 = 24;
 export const F_NORM_TOL: i32 = 25;
+export const F_LOOK_AHEAD: i32 = 26;
+export const F_AVOID_W: i32 = 27;
+export const F_LASER_O: i32 = 28; // 3 slots
+export const F_LASER_D: i32 = 31; // unit direction; 3 slots
+export const F_LASER_R2: i32 = 34;
+export const F_LASER_STRENGTH: i32 = 35;
+export const F_LASER_KILL2: i32 = 36;
 export const F_SLOTS: i32 = 64;
 
 // flag bits
@@ -67,3 +77,4 @@ export const PRIORITY: i32 = 32;
 export const USE_FOV: i32 = 64;
 export const PREDATORS: i32 = 128; // Predators may be among the candidates (else kinds are not read).
 export const GENERAL_PREY: i32 = 256; // The sweep finishes each prey with the scalar finish() (obstacles, laser, the documents’ forms), not the float32 quad.
+export const LASER: i32 = 512; // Prey are repelled from the laser line, predators on it die.

@@ -216,6 +216,9 @@ export const wasmISlots: readonly WasmSlot[] = [
   { name: 'window' },
   { name: 'keys', doc: 'The sweep’s next-step cell keys per agent and per-cell counts (0: not written).' },
   { name: 'counts' },
+  { name: 'obstacles', doc: 'The obstacles: f64 x, y, z, r each (the host writes them).' },
+  { name: 'nObstacles', write: 'c.nObstacles' },
+  { name: 'collision', doc: 'stay 0, retreat 1', write: 'c.collision' },
 ];
 
 /** The F block (f64 slots). */
@@ -242,6 +245,13 @@ export const wasmFSlots: readonly WasmSlot[] = [
   { name: 'predAccel', write: 'c.predAccel' },
   { name: 'dt', write: 'c.dt' },
   { name: 'normTol', write: 'c.normTol' },
+  { name: 'lookAhead', write: 'c.lookAhead' },
+  { name: 'avoidW', write: 'c.avoidW' },
+  { name: 'laserO', count: 3, write: ['c.laserO[0]', 'c.laserO[1]', 'c.laserO[2]'] },
+  { name: 'laserD', count: 3, doc: 'unit direction', write: ['c.laserD[0]', 'c.laserD[1]', 'c.laserD[2]'] },
+  { name: 'laserR2', write: 'c.laserR2' },
+  { name: 'laserStrength', write: 'c.laserStrength' },
+  { name: 'laserKill2', write: 'c.laserKill2' },
 ];
 
 /** Slots reserved per block (the host lays its arrays out after them). */
@@ -267,4 +277,5 @@ export const wasmFlags: readonly { readonly name: string; readonly from: string;
     from: 'c.nObstacles > 0 || c.laser || c.documentForms',
     doc: 'The sweep finishes each prey with the scalar finish() (obstacles, laser, the documents’ forms), not the float32 quad.',
   },
+  { name: 'laser', from: 'c.laser', doc: 'Prey are repelled from the laser line, predators on it die.' },
 ];

@@ -44,16 +44,16 @@ test('the wasm kernel is deterministic run to run, across thread counts, and equ
 });
 
 test('kernel "wasm" with parameters it lacks is refused, naming the field; auto runs js, bit for bit like cpu', async () => {
-  const options: FlockOptions = { preset: 'reynolds', prey: 800, laser: { enabled: true, oy: 45, oz: 45 } };
+  const options: FlockOptions = { preset: 'reynolds', prey: 800, spatial: { cellOrder: 'morton' } };
   await assert.rejects(
     createFlock({ ...options, backend: 'workers', threads: 2, kernel: 'wasm' }),
-    (e: unknown) => e instanceof ParamError && e.issues.some((i) => i.path === 'laser.enabled'),
+    (e: unknown) => e instanceof ParamError && e.issues.some((i) => i.path === 'spatial.cellOrder'),
   );
   const f = await createFlock({ ...options, backend: 'workers', threads: 2, kernel: 'auto' });
   try {
     await f.step(10);
     assert.equal(f.info().kernel, 'js');
-    assert.match(f.info().kernelReason, /laser/);
+    assert.match(f.info().kernelReason, /spatial\.cellOrder/);
     const ref = createFlockSync(options);
     ref.stepSync(10);
     assert.equal(f.stateHash(), ref.stateHash());

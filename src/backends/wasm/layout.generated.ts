@@ -3,7 +3,7 @@
 import type { RuleConstants } from '../../rules/constants.ts';
 
 /** Hash of the slot layout below; the kernel binary reports the same (wasm/slots.ts) or is stale. */
-export const LAYOUT_VERSION = 1417269151;
+export const LAYOUT_VERSION = 607008586;
 
 /** Slot numbers of the WebAssembly kernel’s I (i32) block. */
 export const I = {
@@ -30,6 +30,9 @@ export const I = {
   window: 41,
   keys: 42, // The sweep’s next-step cell keys per agent and per-cell counts (0: not written).
   counts: 43,
+  obstacles: 44, // The obstacles: f64 x, y, z, r each (the host writes them).
+  nObstacles: 45,
+  collision: 46, // stay 0, retreat 1
 } as const;
 export const I_SLOTS = 64;
 
@@ -57,6 +60,13 @@ export const F = {
   predAccel: 23,
   dt: 24,
   normTol: 25,
+  lookAhead: 26,
+  avoidW: 27,
+  laserO: 28, // 3 slots
+  laserD: 31, // unit direction; 3 slots
+  laserR2: 34,
+  laserStrength: 35,
+  laserKill2: 36,
 } as const;
 export const F_SLOTS = 64;
 
@@ -71,6 +81,7 @@ export const FLAG = {
   useFov: 64,
   predators: 128, // Predators may be among the candidates (else kinds are not read).
   generalPrey: 256, // The sweep finishes each prey with the scalar finish() (obstacles, laser, the documents’ forms), not the float32 quad.
+  laser: 512, // Prey are repelled from the laser line, predators on it die.
 } as const;
 
 /** Write every slot the table derives from the rule constants (the rest are pointers and grid values). */
@@ -90,7 +101,10 @@ export function writeConstantSlots(c: RuleConstants, i32: Int32Array, f64: Float
     (c.priority ? FLAG.priority : 0) |
     (c.fovCos > -1 ? FLAG.useFov : 0) |
     (c.predatorsPresent ? FLAG.predators : 0) |
-    (c.nObstacles > 0 || c.laser || c.documentForms ? FLAG.generalPrey : 0);
+    (c.nObstacles > 0 || c.laser || c.documentForms ? FLAG.generalPrey : 0) |
+    (c.laser ? FLAG.laser : 0);
+  i32[I.nObstacles] = c.nObstacles;
+  i32[I.collision] = c.collision;
   f64[F.size] = c.size[0];
   f64[F.size + 1] = c.size[1];
   f64[F.size + 2] = c.size[2];
@@ -114,4 +128,15 @@ export function writeConstantSlots(c: RuleConstants, i32: Int32Array, f64: Float
   f64[F.predAccel] = c.predAccel;
   f64[F.dt] = c.dt;
   f64[F.normTol] = c.normTol;
+  f64[F.lookAhead] = c.lookAhead;
+  f64[F.avoidW] = c.avoidW;
+  f64[F.laserO] = c.laserO[0];
+  f64[F.laserO + 1] = c.laserO[1];
+  f64[F.laserO + 2] = c.laserO[2];
+  f64[F.laserD] = c.laserD[0];
+  f64[F.laserD + 1] = c.laserD[1];
+  f64[F.laserD + 2] = c.laserD[2];
+  f64[F.laserR2] = c.laserR2;
+  f64[F.laserStrength] = c.laserStrength;
+  f64[F.laserKill2] = c.laserKill2;
 }
