@@ -33,7 +33,7 @@ export class CpuBackend implements SyncBackend {
   }
 
   configure(params: Params, state: FlockState): void {
-    // obstacles, the laser and Morton order are only in the TypeScript kernel
+    // what the wasm kernel lacks (src/backends/wasm/coverage.ts) runs on the TypeScript kernel
     this.useWasm = this.wasm !== null && wasmUnsupportedReason(params) === null;
     this.cpuStep.configure(params, state.capacity, hasPredators(state), this.useWasm ? this.wasm : null);
     this.sinkToGrid();
