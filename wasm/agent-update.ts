@@ -140,7 +140,7 @@ export function finish(
   // obstacles: the swept collision between the walls, over what the walls alone gave above
   if (obstacles) moveAmongObstacles(i, xi, yi, zi, vx, vy, vz, dt);
   store<u8>(gp(I_OPX + 6) + <usize>i, killed ? 0 : 1);
-  // (the host asks for keys only where nothing is killed)
+  // (the host asks for keys only where nothing is killed: prey alone; the laser kills predators)
   if (gi(I_KEYS) !== 0)
     keysQuad(i, 1, v128.load(gp(I_OPX) + o4), v128.load(gp(I_OPX + 1) + o4), v128.load(gp(I_OPX + 2) + o4));
 }
@@ -177,27 +177,28 @@ function preyAcceleration(
   const fx = RX;
   const fy = RY;
   const fz = dims2 ? 0 : RZ;
-  // obstacles and the laser: (0, 0, 0) without them (then left out: the sums keep their bytes)
-  const extra = obstacles || (flags & LASER) !== 0;
+  // obstacle avoidance and the laser's repulsion: left out without them (the sums keep their bytes)
+  const laser = (flags & LASER) !== 0;
+  if (laser) repelFromLine(xi, yi, zi, dims2);
   const ax = obstacles ? AVX : 0;
   const ay = obstacles ? AVY : 0;
   const az = obstacles ? AVZ : 0;
-  if (flags & LASER) repelFromLine(xi, yi, zi, dims2);
-  const rx = flags & LASER ? LRX : 0;
-  const ry = flags & LASER ? LRY : 0;
-  const rz = flags & LASER ? LRZ : 0;
+  const rx = laser ? LRX : 0;
+  const ry = laser ? LRY : 0;
+  const rz = laser ? LRZ : 0;
   if (flags & PRIORITY) {
     // the reference's order: avoid, repel, flee, separation, alignment, cohesion
     startPriority();
-    takeP(ax, ay, az);
-    takeP(rx, ry, rz);
+    if (obstacles) takeP(ax, ay, az);
+    if (laser) takeP(rx, ry, rz);
     takeP(fx, fy, fz);
     takeP(sx, sy, sz);
     takeP(lx, ly, lz);
     takeP(cx, cy, cz);
     setR(PX, PY, PZ);
   } else {
-    if (extra) setR(sx + lx + cx + fx + ax + rx, sy + ly + cy + fy + ay + ry, sz + lz + cz + fz + az + rz);
+    if (obstacles || laser)
+      setR(sx + lx + cx + fx + ax + rx, sy + ly + cy + fy + ay + ry, sz + lz + cz + fz + az + rz);
     else setR(sx + lx + cx + fx, sy + ly + cy + fy, sz + lz + cz + fz);
     truncateR(gf(F_MAX_ACCEL));
   }
