@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createFlockSync, restoreFlockSync } from '../src/flock.ts';
+import { createFlock, createFlockSync, restoreFlockSync } from '../src/flock.ts';
 import type { ParamsOverride } from '../src/params/schema.ts';
 import { ParamError } from '../src/params/validate.ts';
 import { outsideWorld } from './fuzz/world.ts';
@@ -19,30 +19,50 @@ function stepsInside(options: ParamsOverride, steps: number, change?: ParamsOver
   }
 }
 
+/** stepsInside on the WebAssembly kernel (cpu backend). */
+async function stepsInsideWasm(
+  options: ParamsOverride,
+  steps: number,
+  change?: ParamsOverride,
+): Promise<void> {
+  const f = await createFlock({ ...options, kernel: 'wasm' });
+  try {
+    await f.step(1);
+    if (change) f.set(change);
+    for (let k = 0; k < steps; k++) {
+      await f.step(1);
+      assert.equal(outsideWorld(f), null, `step ${k + 1}`);
+    }
+    assert.equal(f.info().kernel, 'wasm');
+  } finally {
+    await f.dispose();
+  }
+}
+
+/** The laser find: an agent almost exactly on the line. */
+const onTheLine: ParamsOverride = {
+  prey: 1,
+  dimensions: 2,
+  seed: 0,
+  dt: 1e-6,
+  world: { x: 0.001, y: 0.001, z: 0.001 },
+  motion: { maxAccel: 0, minSpeed: 0, maxSpeed: 0 },
+  laser: {
+    enabled: true,
+    ox: 0,
+    oy: 0,
+    oz: -1e6,
+    dx: 0,
+    dy: 1.5717277839167648e-168,
+    dz: 1,
+    radius: 1e6,
+    strength: 1,
+  },
+};
+
 describe('fuzz finds, kept', () => {
   test('an agent almost exactly on the laser line: the repulsion 1/d² overflowed to ∞ and 0·∞ gave NaN', () => {
-    stepsInside(
-      {
-        prey: 1,
-        dimensions: 2,
-        seed: 0,
-        dt: 1e-6,
-        world: { x: 0.001, y: 0.001, z: 0.001 },
-        motion: { maxAccel: 0, minSpeed: 0, maxSpeed: 0 },
-        laser: {
-          enabled: true,
-          ox: 0,
-          oy: 0,
-          oz: -1e6,
-          dx: 0,
-          dy: 1.5717277839167648e-168,
-          dz: 1,
-          radius: 1e6,
-          strength: 1,
-        },
-      },
-      5,
-    );
+    stepsInside(onTheLine, 5);
   });
 
   test('obstacles pushed agents outside the world (issue 18), for every boundary and huge radii', () => {
@@ -62,6 +82,18 @@ describe('fuzz finds, kept', () => {
         });
     }
     stepsInside({ prey: 1, dimensions: 2, seed: 0, world: { x: 0.001, y: 0.001, z: 0.001 } }, 3, {
+      obstacles: [{ x: 0, y: 0, z: 0, r: 0.0005 }],
+    });
+  });
+
+  test('the laser and obstacle finds on the WebAssembly kernel', async () => {
+    await stepsInsideWasm(onTheLine, 5);
+    for (const boundary of ['bounce', 'clamp', 'wrap'] as const)
+      for (const at of [50, 0, 100])
+        await stepsInsideWasm({ prey: 200, seed: 1, world: { boundary } }, 3, {
+          obstacles: [{ x: at, y: at, z: at, r: 50 }],
+        });
+    await stepsInsideWasm({ prey: 1, dimensions: 2, seed: 0, world: { x: 0.001, y: 0.001, z: 0.001 } }, 3, {
       obstacles: [{ x: 0, y: 0, z: 0, r: 0.0005 }],
     });
   });

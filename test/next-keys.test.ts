@@ -46,17 +46,53 @@ describe('next-step keys written by the pass', () => {
   test('cpu, wasm: with predators (kills) the builds count the keys themselves, same bytes', async () => {
     for (const options of [
       { preset: 'massive' as const, prey: 2000, predators: 4, seed: 2, kernel: 'wasm' as const },
+      // the laser kills predators in the wasm finish (and obstacles): no keys either
+      {
+        preset: 'massive' as const,
+        prey: 2000,
+        predators: 6,
+        seed: 2,
+        kernel: 'wasm' as const,
+        world: { x: 40, y: 40, z: 30 },
+        laser: { enabled: true, oy: 20, oz: 15, killWidth: 8 },
+        obstacles: [{ x: 10, y: 10, z: 10, r: 5 }],
+      },
     ]) {
       const batch = await createFlock(options);
       const reuse = countReuse(batch);
       await batch.step(8);
       assert.equal(reuse.reused, 0);
+      if (options.laser) assert.ok(batch.count < options.prey + options.predators, 'a predator was killed');
       const single = await createFlock(options);
       for (let s = 0; s < 8; s++) await single.step(1);
       assert.equal(batch.stateHash(), single.stateHash());
       await batch.dispose();
       await single.dispose();
     }
+  });
+
+  test('cpu, wasm, prey with obstacles and the laser: the sweep writes the keys, a batch = single steps', async () => {
+    const options: FlockOptions = {
+      preset: 'reynolds',
+      prey: 3000,
+      seed: 4,
+      kernel: 'wasm',
+      laser: { enabled: true, oy: 45, oz: 45 },
+      obstacles: [
+        { x: 30, y: 30, z: 30, r: 6 },
+        { x: 60, y: 50, z: 45, r: 4 },
+      ],
+    };
+    const batch = await createFlock(options);
+    const reuse = countReuse(batch);
+    await batch.step(12);
+    assert.equal(batch.info().pairs, 'symmetric');
+    assert.equal(reuse.reused, 11);
+    const single = await createFlock(options);
+    for (let s = 0; s < 12; s++) await single.step(1);
+    assert.equal(batch.stateHash(), single.stateHash());
+    await batch.dispose();
+    await single.dispose();
   });
 
   test('a write to the positions between calls is honoured (keys are reused only within a call)', async () => {

@@ -72,12 +72,14 @@ describe('kernel choice, once per flock', () => {
       wasmGaps(paramsFromOptions(cases[4])).map((g) => g.path),
       ['obstacles', 'laser.enabled'],
     );
+    // the wasm kernel runs obstacles and the laser
+    assert.deepEqual(wasmGaps(paramsFromOptions({ ...cases[1], ...cases[2] })), []);
   });
 
   test('explicit wasm the parameters need js for: a ParamError naming each field, with the reason', async () => {
     await assert.rejects(
-      createFlock({ ...small, kernel: 'wasm', obstacles: [{ x: 45, y: 45, z: 45, r: 4 }] }),
-      (e: unknown) => namesField('obstacles')(e) && /no obstacles/.test((e as Error).message),
+      createFlock({ ...small, kernel: 'wasm', separation: { reduce: 'sum' } }),
+      (e: unknown) => namesField('separation.reduce')(e) && /default rule forms/.test((e as Error).message),
     );
     await assert.rejects(
       createFlock({ ...small, kernel: 'wasm', laser: { enabled: true } }),
@@ -96,7 +98,7 @@ describe('kernel choice, once per flock', () => {
       assert.match(info.kernelReason, /auto chose wasm/);
       assert.equal(info.version, VERSION);
       await f.step(2);
-      // the laser needs js: refused, naming the field; nothing changes
+      // a document's rule form needs js: refused, naming the field; nothing changes
       const before = f.params;
       assert.throws(() => f.set({ laser: { enabled: true } }), namesField('laser.enabled'));
       assert.throws(() => f.set({ obstacles: [{ x: 1, y: 1, z: 1, r: 1 }] }), namesField('obstacles'));
@@ -105,22 +107,26 @@ describe('kernel choice, once per flock', () => {
       f.set({ separation: { weight: 2 } });
       await f.step(2);
       assert.equal(f.info().kernel, 'wasm');
+      // obstacles and the laser run on wasm
+      f.set({ laser: { enabled: true, oy: 45, oz: 45 }, obstacles: [{ x: 45, y: 45, z: 45, r: 4 }] });
+      await f.step(2);
+      assert.equal(f.info().kernel, 'wasm');
     } finally {
       await f.dispose();
     }
   });
 
-  test('auto that started on js (laser on) stays js when the laser goes off', async () => {
-    const f = await createFlock({ ...small, laser: { enabled: true } });
+  test('auto that started on js (a document form) stays js when the form goes back to the default', async () => {
+    const f = await createFlock({ ...small, separation: { reduce: 'sum' } });
     try {
       assert.equal(f.info().kernel, 'js');
-      assert.match(f.info().kernelReason, /auto chose js: laser\.enabled/);
-      f.set({ laser: { enabled: false } });
+      assert.match(f.info().kernelReason, /auto chose js: separation\.reduce/);
+      f.set({ separation: { reduce: 'mean' } });
       await f.step(3);
       assert.equal(f.info().kernel, 'js');
       // the same bytes as the reference from the same start and settings
-      const ref = createFlockSync({ ...small, laser: { enabled: true } });
-      ref.set({ laser: { enabled: false } });
+      const ref = createFlockSync({ ...small, separation: { reduce: 'sum' } });
+      ref.set({ separation: { reduce: 'mean' } });
       ref.stepSync(3);
       assert.equal(f.stateHash(), ref.stateHash());
     } finally {

@@ -2,13 +2,28 @@
  * Exact, hand-computed cases for every rule of the reference kernel. Each case builds 1–4 agents
  * by hand (QUIET parameters: every rule off, clamps out of the way, dt = 1 unless stated), steps
  * once with the CpuBackend and compares with the arithmetic written out in the test.
- * Integration is semi-implicit Euler: v' = clamp(v + a·dt), p' = p + v'·dt.
+ * Integration is semi-implicit Euler: v' = clamp(v + a·dt), p' = p + v'·dt. The obstacle and
+ * laser cases also run on the WebAssembly kernel (within the same 1e-4: no neighbour sum but
+ * separation's one offset enters them, and its finish is float64).
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { CpuBackend } from '../src/backends/cpu/backend.ts';
+import { WasmKernel } from '../src/backends/wasm/kernel.ts';
+import { loadWasmModule } from '../src/backends/wasm/loader.ts';
 import type { ParamsOverride } from '../src/params/schema.ts';
 import { mergeOverrides } from '../src/params/validate.ts';
-import { type AgentSpec, agent, close, closeVec, len, run } from './helpers.ts';
+import {
+  type AgentSpec,
+  agent,
+  close,
+  closeVec,
+  len,
+  makeState,
+  quietParams,
+  readAgents,
+  run,
+} from './helpers.ts';
 
 const SEARCHES = ['grid', 'naive'] as const;
 
@@ -21,6 +36,39 @@ function both(
 ): void {
   for (const search of SEARCHES)
     check(run(agents, mergeOverrides(over, { spatial: { search, cellOrder: 'linear' } }), n));
+}
+
+/** The WebAssembly kernel, for the rules it computes too (obstacles, the laser). */
+const wasm = await WasmKernel.create(await loadWasmModule());
+const KERNELS = ['js', 'wasm'] as const;
+
+/** run() on the js or the wasm kernel (the same cpu backend otherwise). */
+function runOn(
+  kernel: (typeof KERNELS)[number],
+  agents: readonly AgentSpec[],
+  over: ParamsOverride = {},
+  n = 1,
+): ReturnType<typeof run> {
+  if (kernel === 'js') return run(agents, over, n);
+  const params = quietParams(over);
+  const state = makeState(agents, params.dimensions);
+  const b = new CpuBackend(wasm);
+  b.configure(params, state);
+  assert.equal(b.kernel, 'wasm');
+  b.stepSync(state, n);
+  return { byId: readAgents(state), state, params };
+}
+
+/** both() on the js and the wasm kernels. */
+function bothKernels(
+  agents: AgentSpec[],
+  over: ParamsOverride,
+  check: (r: ReturnType<typeof run>) => void,
+  n = 1,
+): void {
+  for (const kernel of KERNELS)
+    for (const search of SEARCHES)
+      check(runOn(kernel, agents, mergeOverrides(over, { spatial: { search, cellOrder: 'linear' } }), n));
 }
 
 const R5 = Math.sqrt(5);
@@ -403,7 +451,7 @@ describe('field of view', () => {
   });
 });
 
-describe('obstacles', () => {
+describe('obstacles (js and wasm kernels)', () => {
   const over = (
     spheres: { x: number; y: number; z: number; r: number }[],
     lookAhead = 1,
@@ -415,61 +463,76 @@ describe('obstacles', () => {
   });
   const mover: AgentSpec[] = [{ p: [50, 50.5, 50], v: [10, 0, 0] }];
 
-  test('see-ahead: a sphere on the ray steers from its centre towards the ray tip', () => {
-    // ray (50,50.5,50) → (60,50.5,50) enters the sphere at (60,50,50) r 2 (t ≈ 0.81);
-    // tip − centre = (0,0.5,0) → unit (0,1,0) × weight 0.2 × maxAccel 50 = (0,10,0); dt 0.1
-    for (const combine of ['weighted', 'priority'] as const) {
-      const { byId } = run(
-        mover,
-        mergeOverrides(over([{ x: 60, y: 50, z: 50, r: 2 }]), { steering: { combine } }),
+  for (const k of KERNELS)
+    test(`see-ahead: a sphere on the ray steers from its centre towards the ray tip (${k})`, () => {
+      // ray (50,50.5,50) → (60,50.5,50) enters the sphere at (60,50,50) r 2 (t ≈ 0.81);
+      // tip − centre = (0,0.5,0) → unit (0,1,0) × weight 0.2 × maxAccel 50 = (0,10,0); dt 0.1
+      for (const combine of ['weighted', 'priority'] as const) {
+        const { byId } = runOn(
+          k,
+          mover,
+          mergeOverrides(over([{ x: 60, y: 50, z: 50, r: 2 }]), { steering: { combine } }),
+        );
+        closeVec(agent(byId, 0).v, [10, 1, 0]);
+        closeVec(agent(byId, 0).p, [51, 50.6, 50]);
+      }
+    });
+  for (const k of KERNELS)
+    test(`priority: avoidance is served before separation (${k})`, () => {
+      // as above, plus B one unit above A: separation (0,0,−1)·100 = (0,0,−100)
+      const pair: AgentSpec[] = [...mover, { p: [50, 50.5, 51] }];
+      const sep: ParamsOverride = {
+        separation: { radius: 2, weight: 100, falloff: 'none', normalize: true },
+      };
+      const sphere = [{ x: 60, y: 50, z: 50, r: 2 }];
+      // priority, budget 50: avoidance takes 10, separation the remaining 40
+      const pr = runOn(
+        k,
+        pair,
+        mergeOverrides(mergeOverrides(over(sphere), sep), { steering: { combine: 'priority' } }),
       );
-      closeVec(agent(byId, 0).v, [10, 1, 0]);
-      closeVec(agent(byId, 0).p, [51, 50.6, 50]);
-    }
-  });
-  test('priority: avoidance is served before separation', () => {
-    // as above, plus B one unit above A: separation (0,0,−1)·100 = (0,0,−100)
-    const pair: AgentSpec[] = [...mover, { p: [50, 50.5, 51] }];
-    const sep: ParamsOverride = { separation: { radius: 2, weight: 100, falloff: 'none', normalize: true } };
-    const sphere = [{ x: 60, y: 50, z: 50, r: 2 }];
-    // priority, budget 50: avoidance takes 10, separation the remaining 40
-    const pr = run(
-      pair,
-      mergeOverrides(mergeOverrides(over(sphere), sep), { steering: { combine: 'priority' } }),
-    );
-    closeVec(agent(pr.byId, 0).v, [10, 0.1 * 10, 0.1 * -40]);
-    // weighted: (0,10,−100) truncated to 50
-    const f = 50 / Math.sqrt(100 + 10000);
-    const wt = run(
-      pair,
-      mergeOverrides(mergeOverrides(over(sphere), sep), { steering: { combine: 'weighted' } }),
-    );
-    closeVec(agent(wt.byId, 0).v, [10, 0.1 * 10 * f, 0.1 * -100 * f]);
-  });
-  test('see-ahead: spheres beside, beyond or behind the ray are ignored', () => {
-    for (const s of [
-      { x: 60, y: 53, z: 50, r: 2 }, // ray passes 2.5 from the centre
-      { x: 80, y: 50.5, z: 50, r: 2 }, // hit at t = 2.8 > 1 (lookAhead 1 s at speed 10)
-      { x: 40, y: 50.5, z: 50, r: 2 }, // behind
-    ]) {
-      const { byId } = run(mover, over([s]));
-      closeVec(agent(byId, 0).v, [10, 0, 0]);
-    }
-  });
-  test('hard collision: a move into an obstacle is undone and the velocity reversed', () => {
-    // no see-ahead (lookAhead 0); 57.9 + 10·0.1 = 58.9 is inside the sphere (60,50,50) r 2
-    const { byId, state, params } = run(
-      [{ p: [57.9, 50, 50], v: [10, 0, 0] }],
-      over([{ x: 60, y: 50, z: 50, r: 2 }], 0),
-    );
-    closeVec(agent(byId, 0).p, [57.9, 50, 50]);
-    closeVec(agent(byId, 0).v, [-10, 0, 0]);
-    // and it then moves away
-    const a2 = run([{ p: [57.9, 50, 50], v: [10, 0, 0] }], over([{ x: 60, y: 50, z: 50, r: 2 }], 0), 2);
-    closeVec(agent(a2.byId, 0).p, [56.9, 50, 50]);
-    assert.equal(params.obstacles.length, 1);
-    assert.equal(state.count, 1);
-  });
+      closeVec(agent(pr.byId, 0).v, [10, 0.1 * 10, 0.1 * -40]);
+      // weighted: (0,10,−100) truncated to 50
+      const f = 50 / Math.sqrt(100 + 10000);
+      const wt = runOn(
+        k,
+        pair,
+        mergeOverrides(mergeOverrides(over(sphere), sep), { steering: { combine: 'weighted' } }),
+      );
+      closeVec(agent(wt.byId, 0).v, [10, 0.1 * 10 * f, 0.1 * -100 * f]);
+    });
+  for (const k of KERNELS)
+    test(`see-ahead: spheres beside, beyond or behind the ray are ignored (${k})`, () => {
+      for (const s of [
+        { x: 60, y: 53, z: 50, r: 2 }, // ray passes 2.5 from the centre
+        { x: 80, y: 50.5, z: 50, r: 2 }, // hit at t = 2.8 > 1 (lookAhead 1 s at speed 10)
+        { x: 40, y: 50.5, z: 50, r: 2 }, // behind
+      ]) {
+        const { byId } = runOn(k, mover, over([s]));
+        closeVec(agent(byId, 0).v, [10, 0, 0]);
+      }
+    });
+  for (const k of KERNELS)
+    test(`hard collision: a move into an obstacle is undone and the velocity reversed (${k})`, () => {
+      // no see-ahead (lookAhead 0); 57.9 + 10·0.1 = 58.9 is inside the sphere (60,50,50) r 2
+      const { byId, state, params } = runOn(
+        k,
+        [{ p: [57.9, 50, 50], v: [10, 0, 0] }],
+        over([{ x: 60, y: 50, z: 50, r: 2 }], 0),
+      );
+      closeVec(agent(byId, 0).p, [57.9, 50, 50]);
+      closeVec(agent(byId, 0).v, [-10, 0, 0]);
+      // and it then moves away
+      const a2 = runOn(
+        k,
+        [{ p: [57.9, 50, 50], v: [10, 0, 0] }],
+        over([{ x: 60, y: 50, z: 50, r: 2 }], 0),
+        2,
+      );
+      closeVec(agent(a2.byId, 0).p, [56.9, 50, 50]);
+      assert.equal(params.obstacles.length, 1);
+      assert.equal(state.count, 1);
+    });
 });
 
 describe('predators and prey', () => {
@@ -574,7 +637,7 @@ describe('predators and prey', () => {
   });
 });
 
-describe('repel line (laser)', () => {
+describe('repel line (laser; js and wasm kernels)', () => {
   const laser = (enabled: boolean): ParamsOverride => ({
     laser: { enabled, ox: 10, oy: 50, oz: 50, dx: 2, dy: 0, dz: 0, radius: 10, strength: 20, killWidth: 1 },
   });
@@ -586,7 +649,7 @@ describe('repel line (laser)', () => {
     { p: [5, 53, 50] }, // behind the origin (10,50,50): closest point is the origin, offset (−5,3,0)
   ];
   test('prey are pushed by strength/d away from the closest point; predators on the line die', () => {
-    both(agents, laser(true), ({ byId }) => {
+    bothKernels(agents, laser(true), ({ byId }) => {
       // 20 · (0,3,4)/25 = (0,2.4,3.2), |·| = 4 = 20/5
       closeVec(agent(byId, 0).v, [0, 2.4, 3.2]);
       closeVec(agent(byId, 1).v, [0, 0, 0]);
@@ -597,7 +660,7 @@ describe('repel line (laser)', () => {
     });
   });
   test('a disabled laser does nothing', () => {
-    both(agents, laser(false), ({ byId }) => {
+    bothKernels(agents, laser(false), ({ byId }) => {
       closeVec(agent(byId, 0).v, [0, 0, 0]);
       assert.equal(agent(byId, 2).alive, 1);
     });

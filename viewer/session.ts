@@ -40,8 +40,8 @@ export interface SessionListeners {
  * isolated (no SharedArrayBuffer) does it step on the main thread, a few steps per frame.
  */
 export function engineFor(name: BackendName): { backend: BackendName; threads?: number; kernel?: 'js' } {
-  // The laser and obstacles can be switched on at any time here, and a flock's kernel is chosen
-  // once (a wasm flock refuses them): cpu and workers run the js kernel.
+  // The panel can switch anything on at any time here, and a flock's kernel is chosen once (a
+  // wasm flock refuses what it lacks, e.g. Morton order): cpu and workers run the js kernel.
   if (name === 'cpu' && globalThis.crossOriginIsolated)
     return { backend: 'workers', threads: 1, kernel: 'js' };
   return name === 'webgpu' ? { backend: name } : { backend: name, kernel: 'js' };

@@ -6,6 +6,8 @@ import { gf, gi, gp } from './blocks';
 import { BP, BV, boundary } from './boundary';
 import { keysQuad } from './cell-keys';
 import { hsum } from './lanes';
+import { LQ2, LRX, LRY, LRZ, offsetFromLine, repelFromLine } from './laser';
+import { AVX, AVY, AVZ, avoidObstacles, moveAmongObstacles } from './obstacles';
 import { TIE_X, TIE_Y2, TIE_Y3, TIE_Z2, TIE_Z3 } from './shared-constants';
 import {
   ALI_NORM,
@@ -16,6 +18,7 @@ import {
   F_COH_W,
   F_DT,
   F_FLEE_W,
+  F_LASER_KILL2,
   F_MAX_ACCEL,
   F_MAX_FORCE,
   F_MAX_SPEED,
@@ -27,7 +30,9 @@ import {
   I_FLAGS,
   I_INTEGRATION,
   I_KEYS,
+  I_N_OBSTACLES,
   I_OPX,
+  LASER,
   LIMIT_EACH,
   PRIORITY,
   REYNOLDS,
@@ -99,14 +104,23 @@ export function finish(
   const dims2 = gi(I_DIMS2) !== 0;
   let maxSpeed: f64;
   let minSpeed: f64;
+  let killed = killedIn;
+  // obstacles ahead (AVX, AVY, AVZ; read only where there are obstacles)
+  const obstacles = gi(I_N_OBSTACLES) > 0;
+  if (obstacles) avoidObstacles(xi, yi, zi, uxi, uyi, uzi);
   if (ki === 0) {
     maxSpeed = gf(F_MAX_SPEED);
     minSpeed = gf(F_MIN_SPEED);
-    preyAcceleration(dims2, uxi, uyi, uzi);
+    preyAcceleration(dims2, uxi, uyi, uzi, obstacles, xi, yi, zi);
   } else {
     maxSpeed = gf(F_PRED_SPEED);
     minSpeed = min(gf(F_MIN_SPEED), gf(F_PRED_SPEED));
-    predatorAcceleration(dims2, uxi, uyi, uzi, speedI);
+    predatorAcceleration(dims2, uxi, uyi, uzi, speedI, obstacles);
+    // the laser kills a predator on its line
+    if (gi(I_FLAGS) & LASER) {
+      offsetFromLine(xi, yi, zi);
+      if (LQ2 < gf(F_LASER_KILL2)) killed = true;
+    }
   }
   const dt = gf(F_DT);
   // acceleration: v + a·dt; increment and impulse (the documents'): v + the rules' sum, no dt
@@ -134,14 +148,28 @@ export function finish(
     store<f32>(gp(I_OPX + 2) + o4, <f32>BP);
     store<f32>(gp(I_OPX + 5) + o4, <f32>BV);
   }
-  store<u8>(gp(I_OPX + 6) + <usize>i, killedIn ? 0 : 1);
-  // (the host asks for keys only where nothing is killed)
+  // obstacles: the swept collision between the walls, over what the walls alone gave above
+  if (obstacles) moveAmongObstacles(i, xi, yi, zi, vx, vy, vz, dt);
+  store<u8>(gp(I_OPX + 6) + <usize>i, killed ? 0 : 1);
+  // (the host asks for keys only where nothing is killed: prey alone; the laser kills predators)
   if (gi(I_KEYS) !== 0)
     keysQuad(i, 1, v128.load(gp(I_OPX) + o4), v128.load(gp(I_OPX + 1) + o4), v128.load(gp(I_OPX + 2) + o4));
 }
 
-/** A prey's acceleration (velocity u) from its sums into R: the four rules, by priority or summed. */
-function preyAcceleration(dims2: bool, uxi: f64, uyi: f64, uzi: f64): void {
+/**
+ * A prey's acceleration (velocity u, position x) from its sums into R: the four rules, obstacle
+ * avoidance (AVX.., when `obstacles`) and the laser's repulsion, by priority or summed.
+ */
+function preyAcceleration(
+  dims2: bool,
+  uxi: f64,
+  uyi: f64,
+  uzi: f64,
+  obstacles: bool,
+  xi: f64,
+  yi: f64,
+  zi: f64,
+): void {
   const flags = gi(I_FLAGS);
   const reynolds = (flags & REYNOLDS) !== 0;
   const unit = (flags & DESIRED_UNIT) !== 0;
@@ -162,16 +190,29 @@ function preyAcceleration(dims2: bool, uxi: f64, uyi: f64, uzi: f64): void {
   const fx = RX;
   const fy = RY;
   const fz = dims2 ? 0 : RZ;
+  // obstacle avoidance and the laser's repulsion: left out without them (the sums keep their bytes)
+  const laser = (flags & LASER) !== 0;
+  if (laser) repelFromLine(xi, yi, zi, dims2);
+  const ax = obstacles ? AVX : 0;
+  const ay = obstacles ? AVY : 0;
+  const az = obstacles ? AVZ : 0;
+  const rx = laser ? LRX : 0;
+  const ry = laser ? LRY : 0;
+  const rz = laser ? LRZ : 0;
   if (flags & PRIORITY) {
-    // the reference's order: avoid, repel (both zero here), flee, separation, alignment, cohesion
+    // the reference's order: avoid, repel, flee, separation, alignment, cohesion
     startPriority();
+    if (obstacles) takeP(ax, ay, az);
+    if (laser) takeP(rx, ry, rz);
     takeP(fx, fy, fz);
     takeP(sx, sy, sz);
     takeP(lx, ly, lz);
     takeP(cx, cy, cz);
     setR(PX, PY, PZ);
   } else {
-    setR(sx + lx + cx + fx, sy + ly + cy + fy, sz + lz + cz + fz);
+    if (obstacles || laser)
+      setR(sx + lx + cx + fx + ax + rx, sy + ly + cy + fy + ay + ry, sz + lz + cz + fz + az + rz);
+    else setR(sx + lx + cx + fx, sy + ly + cy + fy, sz + lz + cz + fz);
     // limited to maxAccel as an acceleration (× dt) or an impulse (no dt); increment: unlimited
     if (gi(I_INTEGRATION) !== 1) truncateR(gf(F_MAX_ACCEL));
   }
@@ -231,9 +272,10 @@ function alignment(flags: i32, uxi: f64, uyi: f64, uzi: f64): void {
 
 /**
  * A predator's acceleration into R: steer towards the prey in vision (else straight on); with
- * impulse integration the offset to their centre itself (none in sight: zero).
+ * impulse integration the offset to their centre itself (none in sight: zero); plus obstacle
+ * avoidance.
  */
-function predatorAcceleration(dims2: bool, uxi: f64, uyi: f64, uzi: f64, speedI: f64): void {
+function predatorAcceleration(dims2: bool, uxi: f64, uyi: f64, uzi: f64, speedI: f64, obstacles: bool): void {
   const qn = sum(SUM_COH + 3);
   if (qn > 0) setR(sum(SUM_COH) * (1 / qn), sum(SUM_COH + 1) * (1 / qn), sum(SUM_COH + 2) * (1 / qn));
   else setR(speedI > 0 ? uxi : 1, speedI > 0 ? uyi : 0, speedI > 0 ? uzi : 0);
@@ -243,5 +285,7 @@ function predatorAcceleration(dims2: bool, uxi: f64, uyi: f64, uzi: f64, speedI:
     if (!(qn > 0)) setR(0, 0, 0);
   } else steerR(true, gf(F_PRED_SPEED), uxi, uyi, uzi, gf(F_PRED_ACCEL));
   if (dims2) dropZR();
+  // with obstacles, their avoidance added (as the reference's chase + avoid)
+  if (obstacles) setR(RX + AVX, RY + AVY, dims2 ? 0 : RZ + AVZ);
   truncateR(gf(F_PRED_ACCEL));
 }

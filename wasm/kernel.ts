@@ -1,8 +1,9 @@
 // AssemblyScript: the murmur step kernel (neighbour pass + rules + integration) with v128 SIMD.
-// Mirrors src/backends/cpu/gather.ts and symmetric.ts (the reference) without obstacles or laser,
-// in linear or Morton cell order (the sweep in linear order only, as the reference's); the
-// neighbour pass runs four candidates at a time in f32x4, so results agree with the reference
-// within float tolerance, not bit for bit. Every run is deterministic.
+// Mirrors src/backends/cpu/gather.ts and symmetric.ts (the reference), every parameter (obstacles,
+// the laser, the documents' forms), in linear or Morton cell order (the sweep in linear order
+// only, as the reference's); the neighbour pass runs four candidates at a time in f32x4, so
+// results agree with the reference within float tolerance, not bit for bit. Every run is
+// deterministic.
 //
 // Two passes over the sorted agents: step() (gathering.ts) gathers (each agent reads all its
 // candidates), and sweep() (symmetric.ts) meets each pair once, pushing the partner's terms to an
@@ -25,6 +26,8 @@
 //   prey-update.ts   the sweep's finish, four prey in float32     (src/backends/cpu/prey-update.ts)
 //   steer.ts, steer-quad.ts  steering helpers, scalar and by lane (src/rules/steer.ts)
 //   boundary.ts      the world's boundary, scalar and by lane     (src/rules/boundary.ts)
+//   obstacles.ts     avoidance and the swept collision, scalar    (src/rules/obstacles.ts)
+//   laser.ts         the laser's repulsion and kill line, scalar  (src/rules/laser.ts)
 //   ranges.ts        cells within reach as runs of agents, linear or Morton keys (src/spatial/grid.ts)
 //   cell-keys.ts     the next step's cell keys and counts         (src/spatial/grid.ts)
 //   lanes.ts         pieces both passes share (weights, compaction, coincident agents, sums)

@@ -4,7 +4,7 @@
 // flag bits (the host side: src/backends/wasm/layout.generated.ts).
 
 /** Layout version: a hash of this layout (the host checks it). */
-export const LAYOUT_VERSION: i32 = 1207662199;
+export const LAYOUT_VERSION: i32 = 569524966;
 
 // I block (i32 slots)
 export const I_PX: i32 = 0; // src px py pz vx vy vz id kind; 8 slots
@@ -32,6 +32,9 @@ export const I_KEYS: i32 = 42; // The sweep’s next-step cell keys per agent an
 export const I_COUNTS: i32 = 43;
 export const I_INTEGRATION: i32 = 44; // motion.integration: 0 acceleration, 1 increment, 2 impulse.
 export const I_RANK: i32 = 45; // Morton order: the grid’s u32 rank table (linear cell → key; the host copies UniformGrid.rank), 0 for linear order.
+export const I_OBSTACLES: i32 = 46; // The obstacles: f64 x, y, z, r each (the host writes them).
+export const I_N_OBSTACLES: i32 = 47;
+export const I_COLLISION: i32 = 48; // stay 0, retreat 1
 export const I_SLOTS: i32 = 64;
 
 // F block (f64 slots)
@@ -59,6 +62,13 @@ export const F_DT: i32 = 24;
 export const F_NORM_TOL: i32 = 25;
 export const F_PUSH: i32 = 26; // Push walls: speed added inwards at a crossed wall.
 export const F_WALL: i32 = 27; // per axis, the largest float32 not above the world size (where push and teleport walls put agents); 3 slots
+export const F_LOOK_AHEAD: i32 = 30;
+export const F_AVOID_W: i32 = 31;
+export const F_LASER_O: i32 = 32; // 3 slots
+export const F_LASER_D: i32 = 35; // unit direction; 3 slots
+export const F_LASER_R2: i32 = 38;
+export const F_LASER_STRENGTH: i32 = 39;
+export const F_LASER_KILL2: i32 = 40;
 export const F_SLOTS: i32 = 64;
 
 // flag bits
@@ -75,3 +85,4 @@ export const SEP_SUM: i32 = 512; // separation.reduce "sum": the separation sum 
 export const LIMIT_EACH: i32 = 1024; // Reynolds steering of each rule truncated to maxForce.
 export const DESIRED_UNIT: i32 = 2048; // A normalised desired velocity keeps length 1.
 export const SPEED_RAMP: i32 = 4096; // Lindqvist’s LimitSpeed instead of the clamp.
+export const LASER: i32 = 8192; // Prey are repelled from the laser line, predators on it die.

@@ -226,6 +226,9 @@ export const wasmISlots: readonly WasmSlot[] = [
     name: 'rank',
     doc: 'Morton order: the grid’s u32 rank table (linear cell → key; the host copies UniformGrid.rank), 0 for linear order.',
   },
+  { name: 'obstacles', doc: 'The obstacles: f64 x, y, z, r each (the host writes them).' },
+  { name: 'nObstacles', write: 'c.nObstacles' },
+  { name: 'collision', doc: 'stay 0, retreat 1', write: 'c.collision' },
 ];
 
 /** The F block (f64 slots). */
@@ -259,6 +262,13 @@ export const wasmFSlots: readonly WasmSlot[] = [
     doc: 'per axis, the largest float32 not above the world size (where push and teleport walls put agents)',
     write: ['c.wall[0]', 'c.wall[1]', 'c.wall[2]'],
   },
+  { name: 'lookAhead', write: 'c.lookAhead' },
+  { name: 'avoidW', write: 'c.avoidW' },
+  { name: 'laserO', count: 3, write: ['c.laserO[0]', 'c.laserO[1]', 'c.laserO[2]'] },
+  { name: 'laserD', count: 3, doc: 'unit direction', write: ['c.laserD[0]', 'c.laserD[1]', 'c.laserD[2]'] },
+  { name: 'laserR2', write: 'c.laserR2' },
+  { name: 'laserStrength', write: 'c.laserStrength' },
+  { name: 'laserKill2', write: 'c.laserKill2' },
 ];
 
 /** Slots reserved per block (the host lays its arrays out after them). */
@@ -288,4 +298,5 @@ export const wasmFlags: readonly { readonly name: string; readonly from: string;
   { name: 'limitEach', from: 'c.limitEach', doc: 'Reynolds steering of each rule truncated to maxForce.' },
   { name: 'desiredUnit', from: 'c.desiredUnit', doc: 'A normalised desired velocity keeps length 1.' },
   { name: 'speedRamp', from: 'c.speedRamp', doc: 'Lindqvist’s LimitSpeed instead of the clamp.' },
+  { name: 'laser', from: 'c.laser', doc: 'Prey are repelled from the laser line, predators on it die.' },
 ];

@@ -3,15 +3,20 @@
  * radii up to the validated limit), speeds up to maxSpeed with maxSpeed·dt up to many radii,
  * dt, boundaries, 2D and 3D, both collision responses, avoidance on or off. Every step, every agent
  * is inside the world (wrapped for wrap) and finite, and no agent's move crosses the interior of
- * an obstacle (./obstacles-swept.ts). On cpu/js, workers (js, 2 threads) and webgpu (a few runs).
- * The WebAssembly kernel has no obstacles yet: an explicit request is refused
- * (test/obstacles.test.ts). Seeded (FUZZ_SEED); FUZZ_RUNS for long runs.
+ * an obstacle (./obstacles-swept.ts). On cpu (js and wasm kernels), workers (js and wasm, 2
+ * threads) and webgpu (a few runs). Seeded (FUZZ_SEED); FUZZ_RUNS for long runs.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { createWebGpuBackend } from '../../src/backends/webgpu/backend.ts';
-import { createFlock, createFlockSync, Flock, paramsFromOptions } from '../../src/flock.ts';
+import {
+  createFlock,
+  createFlockSync,
+  Flock,
+  type FlockOptions,
+  paramsFromOptions,
+} from '../../src/flock.ts';
 import type { ParamsOverride } from '../../src/params/schema.ts';
 import { SPARE_SLOTS, seedAgents } from '../../src/state/init.ts';
 import { FlockState } from '../../src/state/layout.ts';
@@ -104,24 +109,32 @@ describe('fuzz: obstacles never leak', () => {
     );
   });
 
-  describe('workers (js, 2 threads)', () => {
-    let f: Flock;
-    before(async () => {
-      f = await createFlock({ backend: 'workers', threads: 2, kernel: 'js', prey: 10, seed: 1 });
+  // one flock per kernel and backend, reset to each scenario (the kernel stays the one asked for)
+  const flocks: [string, FlockOptions, number, number][] = [
+    ['cpu (wasm)', { backend: 'cpu', kernel: 'wasm' }, 100, 1],
+    ['workers (js, 2 threads)', { backend: 'workers', threads: 2, kernel: 'js' }, 25, 0.2],
+    ['workers (wasm, 2 threads)', { backend: 'workers', threads: 2, kernel: 'wasm' }, 25, 0.2],
+  ];
+  for (const [name, options, runs, share] of flocks)
+    describe(name, () => {
+      let f: Flock;
+      before(async () => {
+        f = await createFlock({ ...options, prey: 10, seed: 1 });
+      });
+      after(async () => {
+        await f.dispose();
+      });
+      test('every step inside the world and out of the obstacles', async () => {
+        await fc.assert(
+          fc.asyncProperty(scenario, async (o) => {
+            await f.reset(o);
+            await checkSteps(f, () => f.step(1), tolerance(o));
+          }),
+          { seed: FUZZ_SEED, numRuns: fuzzRuns(runs, share) },
+        );
+        assert.equal(f.info().kernel, options.kernel);
+      });
     });
-    after(async () => {
-      await f.dispose();
-    });
-    test('every step inside the world and out of the obstacles', async () => {
-      await fc.assert(
-        fc.asyncProperty(scenario, async (o) => {
-          await f.reset(o);
-          await checkSteps(f, () => f.step(1), tolerance(o));
-        }),
-        { seed: FUZZ_SEED, numRuns: fuzzRuns(25, 0.2) },
-      );
-    });
-  });
 
   describe('webgpu (Node webgpu)', () => {
     let f: Flock;

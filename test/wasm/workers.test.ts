@@ -44,16 +44,16 @@ test('the wasm kernel is deterministic run to run, across thread counts, and equ
 });
 
 test('kernel "wasm" with parameters it lacks is refused, naming the field; auto runs js, bit for bit like cpu', async () => {
-  const options: FlockOptions = { preset: 'reynolds', prey: 800, laser: { enabled: true, oy: 45, oz: 45 } };
+  const options: FlockOptions = { preset: 'reynolds', prey: 800, spatial: { cellOrder: 'morton' } };
   await assert.rejects(
     createFlock({ ...options, backend: 'workers', threads: 2, kernel: 'wasm' }),
-    (e: unknown) => e instanceof ParamError && e.issues.some((i) => i.path === 'laser.enabled'),
+    (e: unknown) => e instanceof ParamError && e.issues.some((i) => i.path === 'spatial.cellOrder'),
   );
   const f = await createFlock({ ...options, backend: 'workers', threads: 2, kernel: 'auto' });
   try {
     await f.step(10);
     assert.equal(f.info().kernel, 'js');
-    assert.match(f.info().kernelReason, /laser/);
+    assert.match(f.info().kernelReason, /spatial\.cellOrder/);
     const ref = createFlockSync(options);
     ref.stepSync(10);
     assert.equal(f.stateHash(), ref.stateHash());
@@ -90,4 +90,60 @@ test('wasm kernel: a predator added mid-run (the search reach grows) gives the s
     await f.dispose();
   }
   assert.equal(hashes[0], hashes[1]);
+});
+
+test('wasm kernel with obstacles and the laser: workers = cpu bit for bit (1 and 3 threads), sweep and gathering', async () => {
+  const scenarios: [FlockOptions, 'symmetric' | 'gather'][] = [
+    // every predator killed by the laser in step 1: the next steps run without them (keys, reach)
+    [
+      {
+        preset: 'massive',
+        prey: 597,
+        predators: 3,
+        world: { x: 25, y: 25, z: 25 },
+        laser: { enabled: true, killWidth: 1e4 },
+        obstacles: [{ x: 12, y: 12, z: 12, r: 3 }],
+      },
+      'gather',
+    ],
+    // prey only, 360°: the symmetric sweep with the scalar finish
+    [
+      {
+        preset: 'reynolds',
+        prey: 3001,
+        world: { x: 60, y: 50, z: 70, boundary: 'wrap' },
+        avoidance: { collision: 'retreat' },
+        obstacles: [
+          { x: 20, y: 20, z: 20, r: 6 },
+          { x: 45, y: 30, z: 50, r: 8 },
+        ],
+        laser: { enabled: true, ox: 0, oy: 25, oz: 35, radius: 8 },
+      },
+      'symmetric',
+    ],
+  ];
+  for (const [options, pairs] of scenarios) {
+    const cpu = await createFlock({ ...options, backend: 'cpu', kernel: 'wasm' });
+    const hashes: number[] = [];
+    for (const n of [1, 1, 4]) {
+      await cpu.step(n);
+      hashes.push(cpu.stateHash());
+    }
+    assert.equal(cpu.info().kernel, 'wasm');
+    assert.equal(cpu.info().pairs, pairs);
+    if (options.predators) assert.equal(cpu.count, options.prey, 'the laser killed every predator');
+    await cpu.dispose();
+    for (const threads of [1, 3]) {
+      const f = await createFlock({ ...options, backend: 'workers', threads, kernel: 'wasm' });
+      try {
+        for (const [k, n] of [1, 1, 4].entries()) {
+          await f.step(n);
+          assert.equal(f.stateHash(), hashes[k], `${pairs}, ${threads} threads, check ${k}`);
+        }
+        assert.equal(info(f).kernel, 'wasm');
+      } finally {
+        await f.dispose();
+      }
+    }
+  }
 });

@@ -33,7 +33,7 @@ export class CpuBackend implements SyncBackend {
   }
 
   configure(params: Params, state: FlockState): void {
-    // obstacles, the laser and the documents' forms are only in the TypeScript kernel
+    // the WebAssembly kernel where it was asked for and covers the parameters (wasm/coverage.ts)
     this.useWasm = this.wasm !== null && wasmUnsupportedReason(params) === null;
     this.cpuStep.configure(params, state.capacity, hasPredators(state), this.useWasm ? this.wasm : null);
     this.sinkToGrid();

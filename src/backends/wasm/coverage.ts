@@ -6,33 +6,18 @@ import type { Params } from '../../params/schema.ts';
 export interface WasmGap {
   readonly path: string;
   readonly value: unknown;
-  /** What the wasm kernel lacks, e.g. "the WebAssembly kernel has no laser". */
+  /** What the wasm kernel lacks, e.g. "the WebAssembly kernel needs linear cell order". */
   readonly why: string;
   /** The value the wasm kernel can run. */
   readonly covered: string;
 }
 
 /**
- * The parameters the WebAssembly kernel does not cover (obstacles, the laser), field by field;
- * empty when it covers them all. (The documents' own rule forms and walls, and Morton order, it
- * computes.)
+ * The parameters the WebAssembly kernel does not cover, field by field; empty when it covers
+ * them all (today it covers every parameter).
  * wasmUnsupportedReason (kernel.ts) is the first gap's reason.
  */
 export function wasmGaps(p: Readonly<Params>): WasmGap[] {
   const gaps: WasmGap[] = [];
-  if (p.obstacles.length > 0)
-    gaps.push({
-      path: 'obstacles',
-      value: `${p.obstacles.length} obstacle${p.obstacles.length === 1 ? '' : 's'}`,
-      why: 'the WebAssembly kernel has no obstacles',
-      covered: 'no obstacles ([])',
-    });
-  if (p.laser.enabled)
-    gaps.push({
-      path: 'laser.enabled',
-      value: true,
-      why: 'the WebAssembly kernel has no laser',
-      covered: 'false',
-    });
   return gaps;
 }

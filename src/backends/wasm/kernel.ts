@@ -1,4 +1,4 @@
-import type { Params } from '../../params/schema.ts';
+import { type Params, schema } from '../../params/schema.ts';
 import type { RuleConstants } from '../../rules/constants.ts';
 import type { KeySink, UniformGrid } from '../../spatial/grid.ts';
 import type { Half } from '../../state/layout.ts';
@@ -35,6 +35,8 @@ interface Exports {
 }
 
 const PAGE = 65536;
+/** Bytes of the obstacles' block: f64 x, y, z, r for as many spheres as the schema allows. */
+const OBSTACLE_BYTES = 32 * schema.obstacles.maxItems;
 /** wasm32 addresses at most 65,536 pages (4 GiB). */
 const MAX_MEMORY_BYTES = 65536 * PAGE;
 
@@ -115,6 +117,7 @@ export class WasmKernel {
     keys: 0,
     counts: 0,
     rank: 0,
+    obstacles: 0,
   };
   /** The grid rank table whose copy is at ptr.rank (null: none there yet). */
   private rankCopied: Uint32Array | null = null;
@@ -123,6 +126,7 @@ export class WasmKernel {
     i32: Int32Array;
     f64: Float64Array;
     f32: Float32Array;
+    f64all: Float64Array;
     u32: Uint32Array;
     u8: Uint8Array;
   } | null = null;
@@ -185,6 +189,7 @@ export class WasmKernel {
     const counts = take(4 * (nCells + 1));
     // Morton order: the grid's rank table (linear cell → key)
     const rank = take(4 * nCells);
+    const obstacles = take(OBSTACLE_BYTES);
     // symmetric sweep: 12 f32 per slot (none reserved when the sweep does not apply)
     const acc = take(WASM_SLOT_BYTES * accSlots);
     const mem = this.x.memory;
@@ -197,7 +202,7 @@ export class WasmKernel {
     this.cells = nCells;
     this.maxRanges = maxRanges;
     this.accSlots = accSlots;
-    this.ptr = { acc, src, dst, cellStart, ranges, nb, nbStride, lut, keys, counts, rank };
+    this.ptr = { acc, src, dst, cellStart, ranges, nb, nbStride, lut, keys, counts, rank, obstacles };
     this.rankCopied = null;
     this.ensureViews();
     this.views!.u8.set(compactionTable(), lut);
@@ -211,6 +216,7 @@ export class WasmKernel {
       i32: new Int32Array(buffer, this.base, I_SLOTS),
       f64: new Float64Array(buffer, this.base + I_SLOTS * 4, F_SLOTS),
       f32: new Float32Array(buffer),
+      f64all: new Float64Array(buffer),
       u32: new Uint32Array(buffer),
       u8: new Uint8Array(buffer),
     };
@@ -436,6 +442,9 @@ export class WasmKernel {
       f64[F.inv + a] = grid.inv[a];
     }
     writeConstantSlots(c, i32, f64);
+    // the spheres, read by the finish where c.nObstacles > 0 (at most the schema's maxItems)
+    i32[I.obstacles] = p.obstacles;
+    if (c.nObstacles > 0) v.f64all.set(c.obstacles.subarray(0, 4 * c.nObstacles), p.obstacles >> 3);
   }
 
   /**

@@ -3,7 +3,7 @@
 import type { RuleConstants } from '../../rules/constants.ts';
 
 /** Hash of the slot layout below; the kernel binary reports the same (wasm/slots.ts) or is stale. */
-export const LAYOUT_VERSION = 1207662199;
+export const LAYOUT_VERSION = 569524966;
 
 /** Slot numbers of the WebAssembly kernel’s I (i32) block. */
 export const I = {
@@ -32,6 +32,9 @@ export const I = {
   counts: 43,
   integration: 44, // motion.integration: 0 acceleration, 1 increment, 2 impulse.
   rank: 45, // Morton order: the grid’s u32 rank table (linear cell → key; the host copies UniformGrid.rank), 0 for linear order.
+  obstacles: 46, // The obstacles: f64 x, y, z, r each (the host writes them).
+  nObstacles: 47,
+  collision: 48, // stay 0, retreat 1
 } as const;
 export const I_SLOTS = 64;
 
@@ -61,6 +64,13 @@ export const F = {
   normTol: 25,
   push: 26, // Push walls: speed added inwards at a crossed wall.
   wall: 27, // per axis, the largest float32 not above the world size (where push and teleport walls put agents); 3 slots
+  lookAhead: 30,
+  avoidW: 31,
+  laserO: 32, // 3 slots
+  laserD: 35, // unit direction; 3 slots
+  laserR2: 38,
+  laserStrength: 39,
+  laserKill2: 40,
 } as const;
 export const F_SLOTS = 64;
 
@@ -79,6 +89,7 @@ export const FLAG = {
   limitEach: 1024, // Reynolds steering of each rule truncated to maxForce.
   desiredUnit: 2048, // A normalised desired velocity keeps length 1.
   speedRamp: 4096, // Lindqvist’s LimitSpeed instead of the clamp.
+  laser: 8192, // Prey are repelled from the laser line, predators on it die.
 } as const;
 
 /** Write every slot the table derives from the rule constants (the rest are pointers and grid values). */
@@ -102,8 +113,11 @@ export function writeConstantSlots(c: RuleConstants, i32: Int32Array, f64: Float
     (c.sepSum ? FLAG.sepSum : 0) |
     (c.limitEach ? FLAG.limitEach : 0) |
     (c.desiredUnit ? FLAG.desiredUnit : 0) |
-    (c.speedRamp ? FLAG.speedRamp : 0);
+    (c.speedRamp ? FLAG.speedRamp : 0) |
+    (c.laser ? FLAG.laser : 0);
   i32[I.integration] = c.integration;
+  i32[I.nObstacles] = c.nObstacles;
+  i32[I.collision] = c.collision;
   f64[F.size] = c.size[0];
   f64[F.size + 1] = c.size[1];
   f64[F.size + 2] = c.size[2];
@@ -131,4 +145,15 @@ export function writeConstantSlots(c: RuleConstants, i32: Int32Array, f64: Float
   f64[F.wall] = c.wall[0];
   f64[F.wall + 1] = c.wall[1];
   f64[F.wall + 2] = c.wall[2];
+  f64[F.lookAhead] = c.lookAhead;
+  f64[F.avoidW] = c.avoidW;
+  f64[F.laserO] = c.laserO[0];
+  f64[F.laserO + 1] = c.laserO[1];
+  f64[F.laserO + 2] = c.laserO[2];
+  f64[F.laserD] = c.laserD[0];
+  f64[F.laserD + 1] = c.laserD[1];
+  f64[F.laserD + 2] = c.laserD[2];
+  f64[F.laserR2] = c.laserR2;
+  f64[F.laserStrength] = c.laserStrength;
+  f64[F.laserKill2] = c.laserKill2;
 }

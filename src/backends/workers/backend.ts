@@ -20,7 +20,7 @@ export interface WorkersOptions {
   /**
    * Kernel: the TypeScript reference, or WebAssembly SIMD. 'auto' (default) takes wasm where the
    * runtime has SIMD and the kernel is built; 'wasm' fails to create otherwise. Parameters the
-   * wasm kernel lacks (obstacles, laser, the documents' forms) run on the TypeScript kernel; info() tells.
+   * wasm kernel lacks run on the TypeScript kernel (today it covers every one); info() tells.
    */
   kernel?: KernelChoice;
   /** Tests only: make one worker throw or exit at a given step. */
