@@ -10,7 +10,7 @@ import type {
   StepTiming,
   SyncBackend,
 } from './backends/types.ts';
-import { checkKernelChoice, wasmGapIssue, wasmGaps } from './backends/wasm/select.ts';
+import { checkKernelChoice } from './backends/wasm/select.ts';
 import { computeMetrics, type Metrics } from './metrics/metrics.ts';
 import {
   checkFiniteNumbers,
@@ -46,10 +46,9 @@ export interface FlockOptions extends ParamsOverride {
   threads?: number;
   /**
    * Kernel of the cpu and workers backends, chosen once per flock: `js` (the TypeScript
-   * reference), `wasm` (WebAssembly SIMD; a ParamError naming the field when the parameters need
-   * something it lacks, e.g. `laser.enabled`) or `auto` (default: wasm where it loads and covers
-   * the starting parameters, else js). A flock on wasm refuses a later set()/reset() that needs
-   * js; info() says which kernel runs and why. The synchronous API always uses `js`. On webgpu,
+   * reference), `wasm` (WebAssembly SIMD, every parameter; a ParamError on `kernel` where it
+   * cannot load) or `auto` (default: wasm where it loads, else js). info() says which kernel runs
+   * and why. The synchronous API always uses `js`. On webgpu,
    * which runs WGSL, only `auto` (or nothing) is accepted.
    */
   kernel?: KernelChoice;
@@ -184,7 +183,6 @@ export class Flock {
     this.assertLive();
     checkOverride(partial, 'set(partial)', false);
     const next = resolveParams(partial, this.params as Params);
-    this.assertKernelCovers(next);
     const issues = [];
     for (const f of fields)
       if (f.spec.structural && getPath(partial as Record<string, unknown>, f) !== undefined) {
@@ -216,7 +214,6 @@ export class Flock {
     this.assertLive();
     checkOverride(partial, 'reset(partial)', true);
     const next = resolveParams(partial, this.params as Params);
-    this.assertKernelCovers(next);
     const shared = this._state.buffer instanceof SharedArrayBuffer;
     const adopted = options.state === undefined ? null : checkAdoptedState(options.state, next, shared);
     const rebuild = () => {
@@ -230,18 +227,6 @@ export class Flock {
       return Promise.resolve();
     }
     return this.enqueue(async () => rebuild());
-  }
-
-  /** A flock that runs wasm cannot take parameters only js covers (its kernel never changes). */
-  private assertKernelCovers(next: Params): void {
-    if (this.kernel.kernel !== 'wasm') return;
-    const gaps = wasmGaps(next);
-    if (gaps.length > 0)
-      throw new ParamError(
-        gaps.map((g) =>
-          wasmGapIssue(g, `this flock runs wasm, decided when it was created; its kernel never changes`),
-        ),
-      );
   }
 
   /** Run `op` after every queued step()/reset(); a failure rejects only its own Promise. */

@@ -181,21 +181,32 @@ describe('murmur run: the kernel and version are recorded', { concurrency: 4 }, 
     assert.match(other.stderr, /stepped with the js kernel; this run uses wasm, so it differs/);
   });
 
-  test('--kernel wasm with parameters it lacks: exit 2 naming the field, nothing written', async () => {
-    const dir = join(tmp, 'nowasm');
-    const r = await murmur(
-      'run',
-      '--n',
-      '40',
-      '--kernel',
-      'wasm',
-      '--set',
-      'laser.enabled=true',
-      '--out',
-      dir,
+  test('--kernel wasm runs the laser, Morton order and a document form, and records wasm', async () => {
+    const dir = join(tmp, 'allwasm');
+    ok(
+      await murmur(
+        'run',
+        '--n',
+        '40',
+        '--steps',
+        '3',
+        '--kernel',
+        'wasm',
+        '--set',
+        'laser.enabled=true',
+        '--set',
+        'spatial.cellOrder=morton',
+        '--set',
+        'separation.reduce=sum',
+        '--out',
+        dir,
+      ),
     );
-    assertUsage(r, 'laser.enabled', 'wasm');
-    assert.equal(existsSync(dir), false);
+    const p = JSON.parse(read(dir, 'params.json'));
+    assert.equal(p.murmur.kernel, 'wasm');
+    assert.equal(p.laser.enabled, true);
+    assert.equal(p.spatial.cellOrder, 'morton');
+    for (const row of csvRows(dir)) assert.equal(row.at(-2), 'wasm');
   });
 });
 

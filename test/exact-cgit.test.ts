@@ -19,7 +19,6 @@ import {
   stepGpu,
   stepWasm,
   unit,
-  wasmSkip,
 } from './exact-helpers.ts';
 import type { AgentSpec } from './helpers.ts';
 
@@ -113,13 +112,11 @@ for (const [name, agents, over, want] of cases) {
   });
 }
 // the WebAssembly kernel (its float64 finish on float32 neighbour sums), on the cpu backend and
-// on 2 worker threads; a case needing what the wasm kernel lacks is skipped, naming it
+// on 2 worker threads
 for (const [name, agents, over, want] of cases) {
   const params = presetParams('cgit', { prey: agents.length, ...over });
   for (const backend of ['cpu', 'workers'] as const)
-    test(`cgit, ${backend} (wasm) agrees with the hand computation within the wasm tolerance: ${name}`, {
-      skip: wasmSkip(params),
-    }, async () => {
+    test(`cgit, ${backend} (wasm) agrees with the hand computation within the wasm tolerance: ${name}`, async () => {
       assertWasm(await stepWasm(agents, params, backend), want, name);
     });
 }

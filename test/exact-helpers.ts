@@ -7,7 +7,6 @@ import { CpuBackend } from '../src/backends/cpu/backend.ts';
 import type { Backend } from '../src/backends/types.ts';
 import { WasmKernel } from '../src/backends/wasm/kernel.ts';
 import { loadWasmModule } from '../src/backends/wasm/loader.ts';
-import { wasmGaps } from '../src/backends/wasm/select.ts';
 import { createWebGpuBackend } from '../src/backends/webgpu/backend.ts';
 import { createWorkersBackend } from '../src/backends/workers/backend.ts';
 import { Flock } from '../src/flock.ts';
@@ -97,12 +96,6 @@ export async function closeWorkers(): Promise<void> {
   const w = workers;
   workers = null;
   if (w) await (await w).dispose();
-}
-
-/** test()'s skip option for a wasm case: the gaps' reasons when the wasm kernel lacks a parameter. */
-export function wasmSkip(params: Params): string | false {
-  const gaps = wasmGaps(params);
-  return gaps.length ? gaps.map((g) => `${g.path}: ${g.why}`).join('; ') : false;
 }
 
 /**

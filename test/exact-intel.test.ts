@@ -17,7 +17,6 @@ import {
   stepGpu,
   stepWasm,
   unit,
-  wasmSkip,
 } from './exact-helpers.ts';
 
 /** Unreal's FVector::Normalize(Tolerance = 1e-8): a vector with |v|² ≤ 1e-8 is left as it is. */
@@ -125,13 +124,11 @@ for (const [name, agents, over, want] of cases) {
   });
 }
 // the WebAssembly kernel (its float64 finish on float32 neighbour sums), on the cpu backend and
-// on 2 worker threads; a case needing what the wasm kernel lacks is skipped, naming it
+// on 2 worker threads
 for (const [name, agents, over, want] of cases) {
   const params = presetParams('intel', { prey: agents.length, ...over });
   for (const backend of ['cpu', 'workers'] as const)
-    test(`intel, ${backend} (wasm) agrees with the hand computation within the wasm tolerance: ${name}`, {
-      skip: wasmSkip(params),
-    }, async () => {
+    test(`intel, ${backend} (wasm) agrees with the hand computation within the wasm tolerance: ${name}`, async () => {
       assertWasm(await stepWasm(agents, params, backend), want, name);
     });
 }

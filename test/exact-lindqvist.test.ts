@@ -18,7 +18,6 @@ import {
   stepCpu,
   stepGpu,
   stepWasm,
-  wasmSkip,
 } from './exact-helpers.ts';
 import type { AgentSpec } from './helpers.ts';
 
@@ -152,13 +151,11 @@ for (const [name, agents, want, over = {}] of cases) {
   });
 }
 // the WebAssembly kernel (its float64 finish on float32 neighbour sums), on the cpu backend and
-// on 2 worker threads; a case needing what the wasm kernel lacks is skipped, naming it
+// on 2 worker threads
 for (const [name, agents, want, over = {}] of cases) {
   const params = presetParams('lindqvist-thesis', { prey: agents.length, ...over });
   for (const backend of ['cpu', 'workers'] as const)
-    test(`lindqvist-thesis, ${backend} (wasm) agrees with the hand computation within the wasm tolerance: ${name}`, {
-      skip: wasmSkip(params),
-    }, async () => {
+    test(`lindqvist-thesis, ${backend} (wasm) agrees with the hand computation within the wasm tolerance: ${name}`, async () => {
       assertWasm(await stepWasm(agents, params, backend), want, name);
     });
 }

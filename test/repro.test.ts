@@ -6,16 +6,14 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { wasmUnsupportedReason } from '../src/backends/wasm/kernel.ts';
-import { wasmGaps } from '../src/backends/wasm/select.ts';
 import {
   createFlock,
   createFlockSync,
   type FlockOptions,
-  paramsFromOptions,
   restoreFlock,
   restoreFlockSync,
 } from '../src/flock.ts';
+import { type PresetName, presets } from '../src/params/presets.ts';
 import { ParamError } from '../src/params/validate.ts';
 import { crc32 } from '../src/state/checksum.ts';
 import { decodeSnapshot, encodeSnapshot, SNAPSHOT_VERSION, SnapshotError } from '../src/state/snapshot.ts';
@@ -56,40 +54,50 @@ describe('version', () => {
 });
 
 describe('kernel choice, once per flock', () => {
-  test('wasmGaps names the same parameters wasmUnsupportedReason refuses', () => {
-    const cases: FlockOptions[] = [
-      {},
-      { obstacles: [{ x: 1, y: 1, z: 1, r: 1 }] },
-      { laser: { enabled: true } },
-      { spatial: { cellOrder: 'morton' } },
-      { obstacles: [{ x: 1, y: 1, z: 1, r: 1 }], laser: { enabled: true } },
-    ];
-    for (const c of cases) {
-      const p = paramsFromOptions(c);
-      assert.equal(wasmGaps(p).length === 0, wasmUnsupportedReason(p) === null, JSON.stringify(c));
+  /** Every parameter the wasm kernel once lacked, at once: obstacles, the laser, Morton order, the documents' forms. */
+  const everything: FlockOptions = {
+    obstacles: [{ x: 45, y: 45, z: 45, r: 4 }],
+    laser: { enabled: true, oy: 45, oz: 45 },
+    spatial: { cellOrder: 'morton' },
+    separation: { reduce: 'sum' },
+    steering: { limitEach: false, desiredLength: 'unit' },
+    motion: { integration: 'impulse', speedLimit: 'ramp' },
+    world: { boundary: 'push' },
+  };
+
+  test('auto picks wasm for every preset and for every parameter at once', async () => {
+    for (const preset of Object.keys(presets) as PresetName[]) {
+      const f = await createFlock({ preset, prey: 200, predators: 2, seed: 3 });
+      try {
+        assert.equal(f.info().kernel, 'wasm', preset);
+        assert.match(f.info().kernelReason, /auto chose wasm/, preset);
+      } finally {
+        await f.dispose();
+      }
     }
-    assert.deepEqual(
-      wasmGaps(paramsFromOptions(cases[4])).map((g) => g.path),
-      ['obstacles', 'laser.enabled'],
-    );
-    // the wasm kernel runs obstacles and the laser
-    assert.deepEqual(wasmGaps(paramsFromOptions({ ...cases[1], ...cases[2] })), []);
+    const f = await createFlock({ ...small, ...everything });
+    try {
+      assert.equal(f.info().kernel, 'wasm');
+      await f.step(2);
+      assert.equal(f.info().kernel, 'wasm');
+    } finally {
+      await f.dispose();
+    }
   });
 
-  test('explicit wasm the parameters need js for: a ParamError naming each field, with the reason', async () => {
-    await assert.rejects(
-      createFlock({ ...small, kernel: 'wasm', separation: { reduce: 'sum' } }),
-      (e: unknown) => namesField('separation.reduce')(e) && /default rule forms/.test((e as Error).message),
-    );
-    await assert.rejects(
-      createFlock({ ...small, kernel: 'wasm', laser: { enabled: true } }),
-      namesField('laser.enabled'),
-    );
+  test('explicit wasm runs every parameter; the synchronous API and webgpu refuse it, naming kernel', async () => {
+    const f = await createFlock({ ...small, ...everything, kernel: 'wasm' });
+    try {
+      assert.equal(f.info().kernel, 'wasm');
+      assert.equal(f.info().kernelReason, 'kernel "wasm" was asked for');
+    } finally {
+      await f.dispose();
+    }
     assert.throws(() => createFlockSync({ ...small, kernel: 'wasm' }), namesField('kernel'));
     await assert.rejects(createFlock({ ...small, backend: 'webgpu', kernel: 'js' }), namesField('kernel'));
   });
 
-  test('auto says what it chose and why; the choice never changes with set()', async () => {
+  test('auto says what it chose and why; the choice never changes with set() or reset()', async () => {
     const f = await createFlock(small);
     try {
       const info = f.info();
@@ -98,37 +106,16 @@ describe('kernel choice, once per flock', () => {
       assert.match(info.kernelReason, /auto chose wasm/);
       assert.equal(info.version, VERSION);
       await f.step(2);
-      // a document's rule form needs js: refused, naming the field; nothing changes
-      const before = f.params;
-      assert.throws(() => f.set({ laser: { enabled: true } }), namesField('laser.enabled'));
-      assert.throws(() => f.set({ obstacles: [{ x: 1, y: 1, z: 1, r: 1 }] }), namesField('obstacles'));
-      await assert.rejects(async () => f.reset({ laser: { enabled: true } }), namesField('laser.enabled'));
-      assert.equal(f.params, before);
-      f.set({ separation: { weight: 2 } });
+      // every setting is taken mid-run, on the same kernel
+      f.set(everything);
       await f.step(2);
       assert.equal(f.info().kernel, 'wasm');
-      // obstacles and the laser run on wasm
-      f.set({ laser: { enabled: true, oy: 45, oz: 45 }, obstacles: [{ x: 45, y: 45, z: 45, r: 4 }] });
+      f.set({ laser: { enabled: false }, obstacles: [], motion: { integration: 'acceleration' } });
       await f.step(2);
       assert.equal(f.info().kernel, 'wasm');
-    } finally {
-      await f.dispose();
-    }
-  });
-
-  test('auto that started on js (a document form) stays js when the form goes back to the default', async () => {
-    const f = await createFlock({ ...small, separation: { reduce: 'sum' } });
-    try {
-      assert.equal(f.info().kernel, 'js');
-      assert.match(f.info().kernelReason, /auto chose js: separation\.reduce/);
-      f.set({ separation: { reduce: 'mean' } });
-      await f.step(3);
-      assert.equal(f.info().kernel, 'js');
-      // the same bytes as the reference from the same start and settings
-      const ref = createFlockSync({ ...small, separation: { reduce: 'sum' } });
-      ref.set({ separation: { reduce: 'mean' } });
-      ref.stepSync(3);
-      assert.equal(f.stateHash(), ref.stateHash());
+      await f.reset({ spatial: { cellOrder: 'linear' } });
+      await f.step(1);
+      assert.equal(f.info().kernel, 'wasm');
     } finally {
       await f.dispose();
     }

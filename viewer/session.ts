@@ -39,12 +39,12 @@ export interface SessionListeners {
  * so that no step ever runs on the page's thread; only where the page is not cross-origin
  * isolated (no SharedArrayBuffer) does it step on the main thread, a few steps per frame.
  */
-export function engineFor(name: BackendName): { backend: BackendName; threads?: number; kernel?: 'js' } {
-  // The panel can switch anything on at any time here, and a flock's kernel is chosen once (a
-  // wasm flock refuses what it lacks, e.g. Morton order): cpu and workers run the js kernel.
-  if (name === 'cpu' && globalThis.crossOriginIsolated)
-    return { backend: 'workers', threads: 1, kernel: 'js' };
-  return name === 'webgpu' ? { backend: name } : { backend: name, kernel: 'js' };
+export function engineFor(name: BackendName): { backend: BackendName; threads?: number } {
+  // cpu and workers take the default kernel, auto: WebAssembly SIMD where it loads, which computes
+  // every setting the panel can switch on at any time (the laser, obstacles, Morton order, the
+  // documents' forms), else the TypeScript kernel
+  if (name === 'cpu' && globalThis.crossOriginIsolated) return { backend: 'workers', threads: 1 };
+  return { backend: name };
 }
 
 /** Agent counts whose start state is seeded in a worker (about 1 s per million agents here). */
@@ -80,7 +80,7 @@ export class FlockSession {
     } catch (e) {
       if (config.backend !== 'cpu') reason = `${config.backend}: ${errorText(e)}`;
       config.backend = 'cpu';
-      flock = await createFlock({ backend: 'cpu', kernel: 'js', params: config.params });
+      flock = await createFlock({ backend: 'cpu', params: config.params });
     }
     const session = new FlockSession(flock, reason, config, view, hud, status);
     await session.useRenderer();
@@ -90,10 +90,13 @@ export class FlockSession {
   /** What the HUD calls the engine in use. */
   engineLabel(): string {
     const { config, flock } = this;
+    const kernel = flock.info().kernel;
     if (config.backend === 'cpu')
-      return flock.backend === 'cpu' ? 'cpu (main thread)' : 'cpu (1 thread, in a worker)';
+      return flock.backend === 'cpu'
+        ? `cpu (${kernel}, main thread)`
+        : `cpu (${kernel}, 1 thread, in a worker)`;
     if (this.view.gpuAgents.attached) return 'webgpu (drawn from GPU buffers)';
-    if (config.backend === 'workers') return `workers (${flock.info().threads ?? '?'} threads)`;
+    if (config.backend === 'workers') return `workers (${kernel}, ${flock.info().threads ?? '?'} threads)`;
     return config.backend;
   }
 

@@ -68,14 +68,14 @@ export const backends = {
     sharedState: false,
     options: ['kernel'],
     kernels: CPU_KERNELS,
-    /** The kernel decided for `params`, then the cpu backend (with the wasm kernel if chosen). */
-    async create(request: BackendRequest, params: Readonly<Params>): Promise<StartedBackend> {
+    /** The kernel decided once, then the cpu backend (with the wasm kernel if chosen). */
+    async create(request: BackendRequest, _params: Readonly<Params>): Promise<StartedBackend> {
       const [{ decideKernel }, { CpuBackend }, { WasmKernel }] = await Promise.all([
         import('./wasm/select.ts'),
         import('./cpu/backend.ts'),
         import('./wasm/kernel.ts'),
       ]);
-      const d = await decideKernel(request.kernel, params);
+      const d = await decideKernel(request.kernel);
       return { impl: new CpuBackend(d.module ? await WasmKernel.create(d.module) : null), plan: planOf(d) };
     },
   },
@@ -86,13 +86,13 @@ export const backends = {
     sharedState: true,
     options: ['threads', 'kernel'],
     kernels: CPU_KERNELS,
-    /** The kernel decided for `params`, then `threads` workers loaded with it. */
-    async create(request: BackendRequest, params: Readonly<Params>): Promise<StartedBackend> {
+    /** The kernel decided once, then `threads` workers loaded with it. */
+    async create(request: BackendRequest, _params: Readonly<Params>): Promise<StartedBackend> {
       const [{ decideKernel }, { createWorkersBackend }] = await Promise.all([
         import('./wasm/select.ts'),
         import('./workers/backend.ts'),
       ]);
-      const d = await decideKernel(request.kernel, params);
+      const d = await decideKernel(request.kernel);
       // the decided kernel, never 'auto': the backend must not choose again
       return {
         impl: await createWorkersBackend({ threads: request.threads, kernel: d.kernel }),

@@ -3,9 +3,9 @@ import { test } from 'node:test';
 import { stepRange } from '../../src/backends/cpu/gather.ts';
 import { createScratch } from '../../src/backends/cpu/kernel.ts';
 import { gridConfigFor, hasPredators } from '../../src/backends/cpu/step.ts';
-import { WasmKernel, wasmUnsupportedReason } from '../../src/backends/wasm/kernel.ts';
+import { WasmKernel } from '../../src/backends/wasm/kernel.ts';
 import { loadWasmModule, wasmSimdSupported } from '../../src/backends/wasm/loader.ts';
-import { createFlockSync, type FlockOptions, paramsFromOptions } from '../../src/flock.ts';
+import { createFlockSync, type FlockOptions } from '../../src/flock.ts';
 import { deriveConstants } from '../../src/rules/constants.ts';
 import { UniformGrid } from '../../src/spatial/grid.ts';
 import { FlockState } from '../../src/state/layout.ts';
@@ -71,16 +71,3 @@ for (const [name, options] of Object.entries(SCENARIOS)) {
     assert.ok(moved > n / 2);
   });
 }
-
-test('parameters outside the wasm kernel are named', () => {
-  assert.equal(wasmUnsupportedReason(paramsFromOptions({})), null);
-  // obstacles and the laser are covered (test/wasm/obstacles-laser.test.ts)
-  assert.equal(
-    wasmUnsupportedReason(
-      paramsFromOptions({ obstacles: [{ x: 1, y: 1, z: 1, r: 1 }], laser: { enabled: true } }),
-    ),
-    null,
-  );
-  assert.match(wasmUnsupportedReason(paramsFromOptions({ laser: { enabled: true } }))!, /laser/);
-  assert.equal(wasmUnsupportedReason(paramsFromOptions({ spatial: { cellOrder: 'morton' } })), null);
-});

@@ -2,7 +2,7 @@ import type { Params } from '../../params/schema.ts';
 import type { KeySink } from '../../spatial/grid.ts';
 import type { FlockState } from '../../state/layout.ts';
 import type { BackendInfo, StepTiming, SyncBackend } from '../types.ts';
-import { type WasmKernel, wasmScratchBytes, wasmUnsupportedReason } from '../wasm/kernel.ts';
+import { type WasmKernel, wasmScratchBytes } from '../wasm/kernel.ts';
 import { CpuStep, hasPredators } from './step.ts';
 
 const now = () => performance.now();
@@ -27,14 +27,14 @@ export class CpuBackend implements SyncBackend {
     this.wasm = wasm;
   }
 
-  /** Which kernel runs: the WebAssembly one where it covers the parameters, else TypeScript. */
+  /** Which kernel runs: the WebAssembly one where the backend was given it, else TypeScript. */
   get kernel(): import('../kernels.ts').CpuKernel {
     return this.useWasm ? 'wasm' : 'js';
   }
 
   configure(params: Params, state: FlockState): void {
-    // the WebAssembly kernel where it was asked for and covers the parameters (wasm/coverage.ts)
-    this.useWasm = this.wasm !== null && wasmUnsupportedReason(params) === null;
+    // the WebAssembly kernel where it was given one (it computes every parameter)
+    this.useWasm = this.wasm !== null;
     this.cpuStep.configure(params, state.capacity, hasPredators(state), this.useWasm ? this.wasm : null);
     this.sinkToGrid();
     this.configured = true;

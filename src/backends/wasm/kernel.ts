@@ -1,16 +1,10 @@
-import { type Params, schema } from '../../params/schema.ts';
+import { schema } from '../../params/schema.ts';
 import type { RuleConstants } from '../../rules/constants.ts';
 import type { KeySink, UniformGrid } from '../../spatial/grid.ts';
 import type { Half } from '../../state/layout.ts';
 import type { KernelScratch } from '../cpu/kernel.ts';
 import type { SweepWindow } from '../cpu/symmetric.ts';
-import { wasmGaps } from './coverage.ts';
 import { compactionTable, F, F_SLOTS, I, I_SLOTS, LAYOUT_VERSION, writeConstantSlots } from './layout.ts';
-
-/** Why the WebAssembly kernel cannot run these parameters (null: it can). */
-export function wasmUnsupportedReason(p: Params): string | null {
-  return wasmGaps(p)[0]?.why ?? null;
-}
 
 /** Round up to 16 bytes in ordinary arithmetic (a `& ~15` mask turns sizes from 2³¹ on negative). */
 const align = (n: number) => Math.ceil(n / 16) * 16;
@@ -224,7 +218,7 @@ export class WasmKernel {
 
   /**
    * Step sorted agents [begin, end) of `src` (the first `count` slots, in the grid's cell order)
-   * into `dst`, as stepRange does. The caller checks {@link wasmUnsupportedReason} first.
+   * into `dst`, as stepRange does.
    */
   stepRange(
     c: RuleConstants,

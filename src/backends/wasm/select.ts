@@ -1,13 +1,10 @@
-import type { Params } from '../../params/schema.ts';
-import { ParamError, type ParamIssue } from '../../params/validate.ts';
+import { ParamError } from '../../params/validate.ts';
 import type { CpuKernel, KernelChoice } from '../kernels.ts';
 import { engineOptionIssues, engineOptions } from '../options.ts';
-import { type WasmGap, wasmGaps } from './coverage.ts';
 import { WasmKernel } from './kernel.ts';
 import { loadWasmModule } from './loader.ts';
 
 export type { CpuKernel, KernelChoice, KernelName } from '../kernels.ts';
-export { type WasmGap, wasmGaps } from './coverage.ts';
 
 /** Check a kernel option (the engine options' spec); a ParamError naming `kernel` and what is allowed. */
 export function checkKernelChoice(k: unknown): KernelChoice {
@@ -27,27 +24,17 @@ export interface KernelDecision {
 }
 
 /**
- * Decide a flock's kernel once, from the option and the starting parameters:
+ * Decide a flock's kernel once, from the option:
  * - `js`: the TypeScript reference kernel.
- * - `wasm`: the WebAssembly SIMD kernel; a ParamError naming the field when the parameters need
- *   something it lacks (e.g. `laser.enabled`) or (field `kernel`) when it cannot load here.
- * - `auto`: wasm where it loads and covers the starting parameters, else js; the reason says which.
- * The choice is never revisited: a flock on wasm refuses a later set()/reset() that needs js
- * (Flock checks with {@link wasmGaps}), so results never depend on when a setting changed.
+ * - `wasm`: the WebAssembly SIMD kernel; a ParamError on `kernel` when it cannot load here (no
+ *   SIMD, not built).
+ * - `auto`: wasm where it loads, else js; the reason says which.
+ * Both kernels compute every parameter (obstacles, the laser, Morton order, the documents' forms),
+ * so the choice never depends on the parameters and is never revisited: a later set()/reset()
+ * keeps it, and results never depend on when a setting changed.
  */
-export async function decideKernel(choice: KernelChoice, params: Readonly<Params>): Promise<KernelDecision> {
+export async function decideKernel(choice: KernelChoice): Promise<KernelDecision> {
   if (choice === 'js') return { choice, kernel: 'js', reason: 'kernel "js" was asked for', module: null };
-  const gaps = wasmGaps(params);
-  if (gaps.length > 0) {
-    if (choice === 'wasm')
-      throw new ParamError(gaps.map((g) => wasmGapIssue(g, 'kernel "wasm" was asked for')));
-    return {
-      choice,
-      kernel: 'js',
-      reason: `auto chose js: ${gaps.map((g) => `${g.path} (${g.why})`).join('; ')}`,
-      module: null,
-    };
-  }
   let module: WebAssembly.Module;
   try {
     module = await loadWasmModule();
@@ -69,19 +56,8 @@ export async function decideKernel(choice: KernelChoice, params: Readonly<Params
     };
   }
   const reason =
-    choice === 'wasm'
-      ? 'kernel "wasm" was asked for'
-      : 'auto chose wasm: WebAssembly SIMD loads here and covers the parameters';
+    choice === 'wasm' ? 'kernel "wasm" was asked for' : 'auto chose wasm: WebAssembly SIMD loads here';
   return { choice, kernel: 'wasm', reason, module };
-}
-
-/** The issue for a parameter the wasm kernel lacks, on a flock that runs (or must run) wasm. */
-export function wasmGapIssue(g: WasmGap, context: string): ParamIssue {
-  return {
-    path: g.path,
-    value: g.value,
-    allowed: `${g.covered} with the wasm kernel (${context}; ${g.why}); use kernel "js" for this`,
-  };
 }
 
 /**

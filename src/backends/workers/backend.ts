@@ -2,7 +2,7 @@ import type { Params } from '../../params/schema.ts';
 import type { FlockState } from '../../state/layout.ts';
 import { hasPredators, plannedSweepBytes } from '../cpu/step.ts';
 import type { Backend, BackendInfo, StepTiming } from '../types.ts';
-import { WASM_SLOT_BYTES, wasmScratchBytes, wasmUnsupportedReason } from '../wasm/kernel.ts';
+import { WASM_SLOT_BYTES, wasmScratchBytes } from '../wasm/kernel.ts';
 import { type CpuKernel, checkKernelChoice, type KernelChoice, wasmModuleFor } from '../wasm/select.ts';
 import { abortAll, type Control, changed, createControl, SLOT, TIMING, waitAsync } from './control.ts';
 import { WorkerFaultError } from './errors.ts';
@@ -19,8 +19,8 @@ export interface WorkersOptions {
   threads?: number;
   /**
    * Kernel: the TypeScript reference, or WebAssembly SIMD. 'auto' (default) takes wasm where the
-   * runtime has SIMD and the kernel is built; 'wasm' fails to create otherwise. Parameters the
-   * wasm kernel lacks run on the TypeScript kernel (today it covers every one); info() tells.
+   * runtime has SIMD and the kernel is built; 'wasm' fails to create otherwise. Both compute
+   * every parameter; info() tells which runs.
    */
   kernel?: KernelChoice;
   /** Tests only: make one worker throw or exit at a given step. */
@@ -173,7 +173,7 @@ export class WorkersBackend implements Backend {
     if (!this.grid || this.grid.capacity !== state.capacity)
       this.grid = createSharedGrid(state.capacity, this.threads);
     this.state = state;
-    this.kernel = this.wasm && wasmUnsupportedReason(params) === null ? 'wasm' : 'js';
+    this.kernel = this.wasm ? 'wasm' : 'js';
     this.sweepBytes = symmetricSweepBytes(
       params,
       state,
