@@ -9,7 +9,8 @@ export let BP: f64 = 0;
 export let BV: f64 = 0;
 /**
  * Keep position p inside [0, L] along an axis (the reference's applyBoundary: bounce, wrap,
- * clamp, push, teleport); into BP, BV.
+ * clamp, push, teleport; a wall position is the reference's c.wall, the largest float32 not above
+ * L, so the stored coordinate never rounds past the world); into BP, BV.
  */
 export function boundary(axis: i32, p: f64, v: f64): void {
   const L = gf(F_SIZE + axis);
@@ -29,13 +30,13 @@ export function boundary(axis: i32, p: f64, v: f64): void {
       v = -Math.abs(v);
     }
     if (!(p >= 0)) p = 0;
-    if (p > L) p = L;
+    if (p > gf(F_WALL + axis)) p = gf(F_WALL + axis);
   } else if (b === 2) {
     if (p < 0) {
       p = 0;
       if (v < 0) v = 0;
     } else {
-      p = L;
+      p = gf(F_WALL + axis);
       if (v > 0) v = 0;
     }
   } else if (b === 3) {
@@ -75,6 +76,8 @@ export function boundaryV(axis: i32, p: v128, v: v128): void {
     return;
   }
   const L = f32x4.splat(<f32>gf(F_SIZE + axis));
+  // the wall: the largest float32 not above the world size (float32 L may round above it)
+  const W = f32x4.splat(<f32>gf(F_WALL + axis));
   const b = gi(I_BOUNDARY);
   let q: v128;
   let w: v128 = v;
@@ -87,9 +90,9 @@ export function boundaryV(axis: i32, p: v128, v: v128): void {
     q = v128.bitselect(f32x4.neg(p), f32x4.sub(f32x4.mul(f32x4.splat(2), L), p), below);
     w = v128.bitselect(f32x4.abs(v), f32x4.neg(f32x4.abs(v)), below);
     q = v128.and(q, f32x4.ge(q, ZERO4));
-    q = v128.bitselect(L, q, f32x4.gt(q, L));
+    q = v128.bitselect(W, q, f32x4.gt(q, W));
   } else {
-    q = v128.bitselect(ZERO4, L, below);
+    q = v128.bitselect(ZERO4, W, below);
     w = v128.bitselect(v128.andnot(v, f32x4.lt(v, ZERO4)), v128.andnot(v, f32x4.gt(v, ZERO4)), below);
   }
   BPV = v128.bitselect(p, q, inside);

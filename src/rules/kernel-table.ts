@@ -259,7 +259,7 @@ export const wasmFSlots: readonly WasmSlot[] = [
   {
     name: 'wall',
     count: 3,
-    doc: 'per axis, the largest float32 not above the world size (where push and teleport walls put agents)',
+    doc: 'per axis, the largest float32 not above the world size (where the walls put agents)',
     write: ['c.wall[0]', 'c.wall[1]', 'c.wall[2]'],
   },
   { name: 'lookAhead', write: 'c.lookAhead' },

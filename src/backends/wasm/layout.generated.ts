@@ -63,7 +63,7 @@ export const F = {
   dt: 24,
   normTol: 25,
   push: 26, // Push walls: speed added inwards at a crossed wall.
-  wall: 27, // per axis, the largest float32 not above the world size (where push and teleport walls put agents); 3 slots
+  wall: 27, // per axis, the largest float32 not above the world size (where the walls put agents); 3 slots
   lookAhead: 30,
   avoidW: 31,
   laserO: 32, // 3 slots
