@@ -6,7 +6,7 @@
 // side by side are compared.
 //
 //   node bench/ab.mjs --a ../old --b . --rounds 3 --n 100000 \
-//     --presets reynolds,cgit --rows cpu:js,cpu:wasm,workers2:wasm [--json out.json]
+//     --presets reynolds,cgit --rows cpu:js,cpu:wasm,workers2:wasm [--set key=value ...] [--json out.json]
 //
 // A row that cannot start in a checkout (e.g. kernel wasm where that version lacks a feature)
 // shows its reason instead of numbers.
@@ -25,6 +25,7 @@ const { values } = parseArgs({
     rows: { type: 'string', default: 'cpu:js,cpu:wasm' },
     search: { type: 'string', default: 'grid' },
     json: { type: 'string' },
+    set: { type: 'string', multiple: true, default: [] },
   },
 });
 if (!values.a) {
@@ -66,6 +67,7 @@ function runOne(dir, spec) {
     spec.kernel,
   ];
   if (spec.backend === 'workers') args.push('--threads', String(spec.threads));
+  for (const kv of values.set) args.push('--set', kv);
   const r = spawnSync(process.execPath, args, { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 26 });
   const text = r.stdout.slice(r.stdout.indexOf('{'));
   try {
@@ -102,7 +104,9 @@ const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 const fmt = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
-console.log(`A = ${dirs.A}\nB = ${dirs.B}\nn = ${values.n}, ${values.search} search, ${rounds} rounds\n`);
+console.log(
+  `A = ${dirs.A}\nB = ${dirs.B}\nn = ${values.n}, ${values.search} search, ${rounds} rounds${values.set.length ? `, --set ${values.set.join(' ')}` : ''}\n`,
+);
 console.log('| preset | backend | kernel | A ms/step | B ms/step | B/A median (range) |');
 console.log('|---|---|---|---|---|---|');
 const table = [];

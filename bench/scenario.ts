@@ -18,11 +18,23 @@ export function largestRadius(p: Params): number {
 }
 
 /**
+ * True when every agent sees every other in the preset's own world (a radius at least the world's
+ * diagonal, as the Lindqvist presets' 1e5): no world size gives such rules a neighbour count, and
+ * each step costs n² pair tests whatever the search.
+ */
+export function seesEveryone(base: Params): boolean {
+  const { x, y, z } = base.world;
+  return largestRadius(base) >= Math.hypot(x, y, base.dimensions === 2 ? 0 : z);
+}
+
+/**
  * The standard benchmark scenario on top of a resolved parameter set: 3D, `n` prey, no predators,
  * a periodic cubic world sized for about 15 neighbours within the largest radius, and the given
- * neighbour search.
+ * neighbour search. A preset whose agents all see each other (seesEveryone) keeps its own world.
  */
 export function standardScenario(base: Params, n: number, search: 'grid' | 'naive'): ParamsOverride {
+  if (seesEveryone(base))
+    return { prey: n, predators: 0, dimensions: 3, spatial: { search, cellOrder: base.spatial.cellOrder } };
   const side = standardWorldSide(n, largestRadius(base));
   return {
     prey: n,

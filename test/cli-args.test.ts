@@ -1,9 +1,12 @@
 /** The CLI's pure parts, in process: flag parsing, counts, suggestions, the benchmark world size. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { STANDARD_NEIGHBOURS, standardWorldSide } from '../bench/scenario.ts';
+import { STANDARD_NEIGHBOURS, seesEveryone, standardScenario, standardWorldSide } from '../bench/scenario.ts';
 import { closest, FlagReader, parseArgs, parseCount } from '../src/cli/args.ts';
 import { UsageError } from '../src/cli/errors.ts';
+import { paramsFromOptions } from '../src/flock.ts';
+import { type PresetName, presets } from '../src/params/presets.ts';
+import { mergeOverrides } from '../src/params/validate.ts';
 
 const SPECS = [
   { name: 'steps', kind: 'value', doc: '' },
@@ -78,5 +81,22 @@ describe('cli args', () => {
       const side = standardWorldSide(n, r);
       assert.ok(Math.abs((n * (4 / 3) * Math.PI * r ** 3) / side ** 3 - STANDARD_NEIGHBOURS) < 1e-9);
     }
+  });
+
+  test('presets whose agents all see each other keep their own world in the standard scenario', () => {
+    const all = (Object.keys(presets) as PresetName[]).filter((p) =>
+      seesEveryone(paramsFromOptions({ preset: p })),
+    );
+    assert.deepEqual(all.sort(), ['lindqvist', 'lindqvist-thesis']);
+    for (const preset of all) {
+      const base = paramsFromOptions({ preset });
+      // at a million agents the 15-neighbour cube would be far past the largest world (1e6)
+      const s = standardScenario(base, 1_000_000, 'grid');
+      assert.equal(s.world, undefined, preset);
+      // as a benchmark row builds it: valid, the preset's own world
+      assert.deepEqual(paramsFromOptions({ params: mergeOverrides(base, s) }).world, base.world);
+    }
+    const reynolds = standardScenario(paramsFromOptions({ preset: 'reynolds' }), 1000, 'grid');
+    assert.equal(reynolds.world?.boundary, 'wrap');
   });
 });

@@ -6,9 +6,10 @@ import { type CommandHelp, renderHelp } from '../../src/cli/help.ts';
 import { err, out, sci, sig } from '../../src/cli/output.ts';
 import { resolveSources } from '../../src/cli/resolve.ts';
 import type { PresetName } from '../../src/params/presets.ts';
+import type { Params } from '../../src/params/schema.ts';
 import { LINDQVIST } from '../lindqvist.ts';
 import { describeMachine, machineLine } from '../machine.ts';
-import { largestRadius, STANDARD_NEIGHBOURS } from '../scenario.ts';
+import { largestRadius, STANDARD_NEIGHBOURS, seesEveryone } from '../scenario.ts';
 import { measureAll } from './measure.ts';
 import { paperLindqvist } from './paper.ts';
 import { scalingLines } from './repeat.ts';
@@ -100,7 +101,8 @@ export const BENCH_HELP: CommandHelp = {
   flags: FLAGS,
   details: [
     `Standard scenario: the preset's rules, 3D, no predators, a periodic cube sized so each agent has about`,
-    `${STANDARD_NEIGHBOURS} neighbours within the largest radius r (${STANDARD_NEIGHBOURS} = N·(4/3)πr³/V).`,
+    `${STANDARD_NEIGHBOURS} neighbours within the largest radius r (${STANDARD_NEIGHBOURS} = N·(4/3)πr³/V). A preset whose radius spans`,
+    `its world (every agent sees every other: lindqvist, lindqvist-thesis) keeps its own world; its rows above --naive-max are skipped.`,
     "Per row: ms/step median (min–max) over the batches, agent-steps/s at the median, the backend's time split",
     "(grid build, neighbour pass), the measured mean neighbour count, peak memory of the row's process, and",
     'bytes per agent of state + grid. Backends that cannot start print their reason instead of numbers.',
@@ -125,6 +127,8 @@ interface BenchPlan {
   paper: 'lindqvist' | null;
   preset: PresetName;
   radius: number;
+  /** The preset's own world when every agent sees every other (standardScenario), else null. */
+  ownWorld: Params['world'] | null;
   json: boolean;
   inProcess: boolean;
   repeat: number;
@@ -190,7 +194,17 @@ function plan(argv: readonly string[]): BenchPlan | 'help' {
               batches,
               ...(exactBatches ? { exactBatches } : {}),
             };
-            if (search === 'naive' && n > naiveMax)
+            if (base && seesEveryone(base) && n > naiveMax)
+              skipped.set(index, {
+                n,
+                backend,
+                threads: backend === 'cpu' ? 1 : (t ?? null),
+                kernel: backend === 'webgpu' ? 'wgsl' : (k ?? 'default'),
+                search,
+                status: 'skipped',
+                note: `every agent sees every other in ${preset} (its radius spans its world): ${sci(n * n)} pair tests per step with any search, skipped above ${naiveMax} agents; raise --naive-max to run it`,
+              });
+            else if (search === 'naive' && n > naiveMax)
               skipped.set(index, {
                 n,
                 backend,
@@ -210,6 +224,7 @@ function plan(argv: readonly string[]): BenchPlan | 'help' {
     paper: paper ?? null,
     preset,
     radius: base ? largestRadius(base) : 0,
+    ownWorld: base && seesEveryone(base) ? base.world : null,
     json: f.bool('json'),
     inProcess: f.bool('in-process'),
     repeat,
@@ -225,17 +240,21 @@ export async function benchCommand(argv: readonly string[]): Promise<number> {
   }
   const machine = describeMachine();
   if (p.paper) return paperLindqvist(p, machine);
+  const w = p.ownWorld;
   const scenario = {
     preset: p.preset,
     dimensions: 3,
-    boundary: 'wrap',
+    boundary: w ? w.boundary : 'wrap',
     predators: 0,
-    neighboursTarget: STANDARD_NEIGHBOURS,
+    // every agent a neighbour of every other in the preset's own world
+    neighboursTarget: w ? 'all' : STANDARD_NEIGHBOURS,
     radius: p.radius,
   };
   if (!p.json) {
     out(
-      `murmur bench: preset ${p.preset} rules, 3D periodic cube sized for ~${STANDARD_NEIGHBOURS} neighbours within r = ${sig(p.radius)}, no predators`,
+      w
+        ? `murmur bench: preset ${p.preset} rules in its own ${w.x}×${w.y}×${w.z} ${w.boundary} world (every agent sees every other, r = ${sig(p.radius)}), 3D, no predators`
+        : `murmur bench: preset ${p.preset} rules, 3D periodic cube sized for ~${STANDARD_NEIGHBOURS} neighbours within r = ${sig(p.radius)}, no predators`,
     );
     out(`machine: ${machineLine(machine)}`);
     out('');
