@@ -131,24 +131,7 @@ export function assertF32(
   want: ReadonlyMap<number, Expected>,
   what: string,
 ): void {
-  for (const [id, e] of want) {
-    const a = got.get(id);
-    assert.ok(a, `${what}: agent ${id} missing on the GPU`);
-    for (const [o, vec] of [
-      [0, e.p],
-      [3, e.v],
-    ] as const) {
-      const scale = Math.max(1, ...vec.map(Math.abs));
-      for (let k = 0; k < 3; k++) {
-        const err = Math.abs(a[o + k] - vec[k]);
-        assert.ok(
-          err <= 2e-5 * scale,
-          `${what}: agent ${id} ${o === 0 ? 'p' : 'v'}${'xyz'[k]}: gpu ${a[o + k]}, by hand ${vec[k]}`,
-        );
-      }
-    }
-    assert.equal(a[6], e.alive === false ? 0 : 1, `${what}: agent ${id} alive on the GPU`);
-  }
+  assertWithin(got, want, what, 'gpu', (_w, vec) => 2e-5 * Math.max(1, ...vec.map(Math.abs)));
 }
 
 /**
@@ -162,18 +145,31 @@ export function assertWasm(
   want: ReadonlyMap<number, Expected>,
   what: string,
 ): void {
+  assertWithin(got, want, what, 'wasm', (w, _vec, position) =>
+    position ? POSITION_TOLERANCE + POSITION_ULPS * Math.abs(w) : VELOCITY_TOLERANCE,
+  );
+}
+
+/** Each agent's p and v components within `tol(value, its vector, is a position)` of the hand values; alive identical. */
+function assertWithin(
+  got: Map<number, number[]>,
+  want: ReadonlyMap<number, Expected>,
+  what: string,
+  on: string,
+  tol: (w: number, vec: readonly number[], position: boolean) => number,
+): void {
   for (const [id, e] of want) {
     const a = got.get(id);
-    assert.ok(a, `${what}: agent ${id} missing on wasm`);
+    assert.ok(a, `${what}: agent ${id} missing on ${on}`);
     for (let k = 0; k < 6; k++) {
-      const w = k < 3 ? e.p[k] : e.v[k - 3];
-      const tol = k < 3 ? POSITION_TOLERANCE + POSITION_ULPS * Math.abs(w) : VELOCITY_TOLERANCE;
+      const vec = k < 3 ? e.p : e.v;
+      const w = vec[k % 3];
       assert.ok(
-        Math.abs(a[k] - w) <= tol,
-        `${what}: agent ${id} ${k < 3 ? 'p' : 'v'}${'xyz'[k % 3]}: wasm ${a[k]}, by hand ${w}`,
+        Math.abs(a[k] - w) <= tol(w, vec, k < 3),
+        `${what}: agent ${id} ${k < 3 ? 'p' : 'v'}${'xyz'[k % 3]}: ${on} ${a[k]}, by hand ${w}`,
       );
     }
-    assert.equal(a[6], e.alive === false ? 0 : 1, `${what}: agent ${id} alive on wasm`);
+    assert.equal(a[6], e.alive === false ? 0 : 1, `${what}: agent ${id} alive on ${on}`);
   }
 }
 

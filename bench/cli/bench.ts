@@ -194,26 +194,24 @@ function plan(argv: readonly string[]): BenchPlan | 'help' {
               batches,
               ...(exactBatches ? { exactBatches } : {}),
             };
+            const skip = (note: string) =>
+              skipped.set(index, {
+                n,
+                backend,
+                threads: backend === 'cpu' ? 1 : (t ?? null),
+                kernel: backend === 'webgpu' ? 'wgsl' : (k ?? 'default'),
+                search,
+                status: 'skipped',
+                note,
+              });
             if (base && seesEveryone(base) && n > naiveMax)
-              skipped.set(index, {
-                n,
-                backend,
-                threads: backend === 'cpu' ? 1 : (t ?? null),
-                kernel: backend === 'webgpu' ? 'wgsl' : (k ?? 'default'),
-                search,
-                status: 'skipped',
-                note: `every agent sees every other in ${preset} (its radius spans its world): ${sci(n * n)} pair tests per step with any search, skipped above ${naiveMax} agents; raise --naive-max to run it`,
-              });
+              skip(
+                `every agent sees every other in ${preset} (its radius spans its world): ${sci(n * n)} pair tests per step with any search, skipped above ${naiveMax} agents; raise --naive-max to run it`,
+              );
             else if (search === 'naive' && n > naiveMax)
-              skipped.set(index, {
-                n,
-                backend,
-                threads: backend === 'cpu' ? 1 : (t ?? null),
-                kernel: backend === 'webgpu' ? 'wgsl' : (k ?? 'default'),
-                search,
-                status: 'skipped',
-                note: `naive all-pairs search skipped above ${naiveMax} agents (${sci(n * n)} pair tests per step); raise --naive-max to run it`,
-              });
+              skip(
+                `naive all-pairs search skipped above ${naiveMax} agents (${sci(n * n)} pair tests per step); raise --naive-max to run it`,
+              );
             specs.push(spec);
             index++;
           }

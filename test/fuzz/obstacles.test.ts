@@ -125,13 +125,7 @@ describe('fuzz: obstacles never leak', () => {
         await f.dispose();
       });
       test('every step inside the world and out of the obstacles', async () => {
-        await fc.assert(
-          fc.asyncProperty(scenario, async (o) => {
-            await f.reset(o);
-            await checkSteps(f, () => f.step(1), tolerance(o));
-          }),
-          { seed: FUZZ_SEED, numRuns: fuzzRuns(runs, share) },
-        );
+        await everyStepInside(f, fuzzRuns(runs, share));
         assert.equal(f.info().kernel, options.kernel);
       });
     });
@@ -148,13 +142,18 @@ describe('fuzz: obstacles never leak', () => {
       await f.dispose();
     });
     test('every step inside the world and out of the obstacles', async () => {
-      await fc.assert(
-        fc.asyncProperty(scenario, async (o) => {
-          await f.reset(o);
-          await checkSteps(f, () => f.step(1), tolerance(o));
-        }),
-        { seed: FUZZ_SEED, numRuns: fuzzRuns(12, 0.05) },
-      );
+      await everyStepInside(f, fuzzRuns(12, 0.05));
     });
   });
 });
+
+/** The property on one flock: reset to each random scenario, then every step inside, finite, out of the obstacles. */
+async function everyStepInside(f: Flock, numRuns: number): Promise<void> {
+  await fc.assert(
+    fc.asyncProperty(scenario, async (o) => {
+      await f.reset(o);
+      await checkSteps(f, () => f.step(1), tolerance(o));
+    }),
+    { seed: FUZZ_SEED, numRuns },
+  );
+}
