@@ -29,6 +29,9 @@ import {
 import { prologue } from './sweep-prologue';
 import { candidateRun, cellOf } from './sweep-run';
 
+/** This call's GENERAL_PREY flag (read once per call, not per agent). */
+let generalPrey = false;
+
 /**
  * Step sorted prey [begin, end) meeting each pair once: agent i reads only candidates j > i,
  * adds the pair's terms to its own lanes and pushes the negated terms to j's slot. The host
@@ -42,6 +45,7 @@ import { candidateRun, cellOf } from './sweep-run';
  * across threads gives the same bytes.
  */
 export function sweep(begin: i32, end: i32, pushEnd: i32, fresh: i32): void {
+  generalPrey = (gi(I_FLAGS) & GENERAL_PREY) !== 0;
   const window = gi(I_WINDOW);
   if (fresh !== 0 && begin > 0) {
     prologue(begin, min(pushEnd, begin + window), begin);
@@ -313,7 +317,7 @@ function stageAgent(
   const aliZN = hsum2(az, an, v128.shuffle<f32>(s1, s1, 2, 3, 0, 1));
   const cohXY = hsum2(qx, qy, s2);
   const cohZN = hsum2(qz, qn, v128.shuffle<f32>(s2, s2, 2, 3, 0, 1));
-  if (gi(I_FLAGS) & GENERAL_PREY) {
+  if (generalPrey) {
     // obstacles, the laser or a document's form: the scalar float64 finish, as gathering's
     putSums2(SUM_SEP, sepXY, sepZN);
     putSums2(SUM_ALI, aliXY, aliZN);
