@@ -134,22 +134,24 @@ export function finish(
   const vy = RY;
   const vz = RZ;
   const o4 = (<usize>i) << 2;
-  boundary(0, xi + vx * dt, vx);
-  store<f32>(gp(I_OPX) + o4, <f32>BP);
-  store<f32>(gp(I_OPX + 3) + o4, <f32>BV);
-  boundary(1, yi + vy * dt, vy);
-  store<f32>(gp(I_OPX + 1) + o4, <f32>BP);
-  store<f32>(gp(I_OPX + 4) + o4, <f32>BV);
-  if (dims2) {
-    store<f32>(gp(I_OPX + 2) + o4, <f32>(zi + vz * dt));
-    store<f32>(gp(I_OPX + 5) + o4, <f32>vz);
-  } else {
-    boundary(2, zi + vz * dt, vz);
-    store<f32>(gp(I_OPX + 2) + o4, <f32>BP);
-    store<f32>(gp(I_OPX + 5) + o4, <f32>BV);
-  }
-  // obstacles: the swept collision between the walls, over what the walls alone gave above
+  // obstacles: the swept collision between the walls (it writes the agent); else the walls alone
   if (obstacles) moveAmongObstacles(i, xi, yi, zi, vx, vy, vz, dt);
+  else {
+    boundary(0, xi + vx * dt, vx);
+    store<f32>(gp(I_OPX) + o4, <f32>BP);
+    store<f32>(gp(I_OPX + 3) + o4, <f32>BV);
+    boundary(1, yi + vy * dt, vy);
+    store<f32>(gp(I_OPX + 1) + o4, <f32>BP);
+    store<f32>(gp(I_OPX + 4) + o4, <f32>BV);
+    if (dims2) {
+      store<f32>(gp(I_OPX + 2) + o4, <f32>(zi + vz * dt));
+      store<f32>(gp(I_OPX + 5) + o4, <f32>vz);
+    } else {
+      boundary(2, zi + vz * dt, vz);
+      store<f32>(gp(I_OPX + 2) + o4, <f32>BP);
+      store<f32>(gp(I_OPX + 5) + o4, <f32>BV);
+    }
+  }
   store<u8>(gp(I_OPX + 6) + <usize>i, killed ? 0 : 1);
   // (the host asks for keys only where nothing is killed: prey alone; the laser kills predators)
   if (gi(I_KEYS) !== 0)

@@ -127,8 +127,8 @@ export interface RuleConstants {
   readonly integration: 0 | 1 | 2;
   /** Lindqvist’s LimitSpeed instead of the clamp. */
   readonly speedRamp: boolean;
-  /** Any of the forms above is not the default: prey take the general update (updateAgent). */
-  readonly documentForms: boolean;
+  /** Obstacles, the laser or any of the forms above not the default: prey take the general update (updateAgent; the wasm finish()), not the plain prey update. */
+  readonly generalFinish: boolean;
 }
 
 /** Derive the kernel constants. `predatorsPresent` widens the prey reach to flee and kill radii. */
@@ -187,6 +187,6 @@ export function deriveConstants(p: Params, predatorsPresent: boolean): RuleConst
     desiredUnit: p.steering.desiredLength === 'unit',
     integration: MOTION_INTEGRATION_CODE[p.motion.integration],
     speedRamp: p.motion.speedLimit === 'ramp',
-    documentForms: p.separation.reduce === 'sum' || !p.steering.limitEach || p.steering.desiredLength === 'unit' || p.motion.integration !== 'acceleration' || p.motion.speedLimit === 'ramp',
+    generalFinish: p.obstacles.length > 0 || p.laser.enabled || p.separation.reduce === 'sum' || !p.steering.limitEach || p.steering.desiredLength === 'unit' || p.motion.integration !== 'acceleration' || p.motion.speedLimit === 'ramp',
   };
 }

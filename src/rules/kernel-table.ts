@@ -166,11 +166,11 @@ export const kernelConstants: readonly KernelConstant[] = [
     derive: "p.motion.speedLimit === 'ramp'",
   },
   {
-    name: 'documentForms',
+    name: 'generalFinish',
     kind: 'bool',
-    doc: 'Any of the forms above is not the default: prey take the general update (updateAgent).',
+    doc: 'Obstacles, the laser or any of the forms above not the default: prey take the general update (updateAgent; the wasm finish()), not the plain prey update.',
     derive:
-      "p.separation.reduce === 'sum' || !p.steering.limitEach || p.steering.desiredLength === 'unit' || p.motion.integration !== 'acceleration' || p.motion.speedLimit === 'ramp'",
+      "p.obstacles.length > 0 || p.laser.enabled || p.separation.reduce === 'sum' || !p.steering.limitEach || p.steering.desiredLength === 'unit' || p.motion.integration !== 'acceleration' || p.motion.speedLimit === 'ramp'",
   },
 ];
 
@@ -291,7 +291,7 @@ export const wasmFlags: readonly { readonly name: string; readonly from: string;
   },
   {
     name: 'generalPrey',
-    from: 'c.nObstacles > 0 || c.laser || c.documentForms || c.boundary > 2',
+    from: 'c.generalFinish || c.boundary > 2',
     doc: 'The sweep finishes each prey with the scalar finish() (obstacles, laser, the documents’ forms, push and teleport walls), not the float32 quad.',
   },
   { name: 'sepSum', from: 'c.sepSum', doc: 'separation.reduce "sum": the separation sum is not averaged.' },

@@ -19,8 +19,8 @@ export class CpuBackend implements SyncBackend {
   /** The next step's keys go to the grid's own keys, counts to its (then idle) cursors. */
   private sink: KeySink | null = null;
   private readonly timing: StepTiming = { grid: 0, neighbours: 0, total: 0 };
+  /** The WebAssembly kernel, which then runs every step (it computes every parameter). */
   private readonly wasm: WasmKernel | null;
-  private useWasm = false;
 
   /** @param wasm the WebAssembly SIMD kernel, or null for the TypeScript kernel only. */
   constructor(wasm: WasmKernel | null = null) {
@@ -29,13 +29,11 @@ export class CpuBackend implements SyncBackend {
 
   /** Which kernel runs: the WebAssembly one where the backend was given it, else TypeScript. */
   get kernel(): import('../kernels.ts').CpuKernel {
-    return this.useWasm ? 'wasm' : 'js';
+    return this.wasm ? 'wasm' : 'js';
   }
 
   configure(params: Params, state: FlockState): void {
-    // the WebAssembly kernel where it was given one (it computes every parameter)
-    this.useWasm = this.wasm !== null;
-    this.cpuStep.configure(params, state.capacity, hasPredators(state), this.useWasm ? this.wasm : null);
+    this.cpuStep.configure(params, state.capacity, hasPredators(state), this.wasm);
     this.sinkToGrid();
     this.configured = true;
   }
@@ -70,7 +68,7 @@ export class CpuBackend implements SyncBackend {
       const t1 = now();
       // (the scatter is done with the cursors: the kernel overwrites them with the next step's
       // cell counts)
-      const sink = k + 1 < n && this.useWasm ? this.sink : null;
+      const sink = k + 1 < n && this.wasm ? this.sink : null;
       keysReady = step.run(state.front, state.back, inGrid, 0, inGrid, sink);
       state.current = (state.current ^ 1) as 0 | 1;
       state.stepCount = state.stepCount + 1;
@@ -95,7 +93,7 @@ export class CpuBackend implements SyncBackend {
       this.cpuStep.indexBytes +
       this.cpuStep.sweepBytes +
       // the WebAssembly kernel keeps its own copy of the sorted agents and cell starts
-      (this.useWasm ? wasmScratchBytes(g.keys.length, g.nCells) : 0);
+      (this.wasm ? wasmScratchBytes(g.keys.length, g.nCells) : 0);
     return {
       kernel: this.kernel,
       threads: 1,

@@ -5,12 +5,12 @@ import { type Half, PREY } from '../../state/layout.ts';
 import { U2, U3 } from './agent-update.ts';
 
 /**
- * True when `updatePrey` covers these constants: no predators (no flee sums), no obstacles and
- * no laser, so a prey's acceleration comes from the three flocking rules alone, in their default
- * forms (the documents' own forms, `c.documentForms`, take the general updateAgent).
+ * True when `updatePrey` covers these constants: no predators (no flee sums) and no
+ * `c.generalFinish` (obstacles, the laser, a document's form), so a prey's acceleration comes
+ * from the three flocking rules alone, in their default forms.
  */
 export function plainPrey(c: RuleConstants): boolean {
-  return !c.predatorsPresent && c.nObstacles === 0 && !c.laser && !c.documentForms;
+  return !c.predatorsPresent && !c.generalFinish;
 }
 
 /**

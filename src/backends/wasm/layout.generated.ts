@@ -109,7 +109,7 @@ export function writeConstantSlots(c: RuleConstants, i32: Int32Array, f64: Float
     (c.priority ? FLAG.priority : 0) |
     (c.fovCos > -1 ? FLAG.useFov : 0) |
     (c.predatorsPresent ? FLAG.predators : 0) |
-    (c.nObstacles > 0 || c.laser || c.documentForms || c.boundary > 2 ? FLAG.generalPrey : 0) |
+    (c.generalFinish || c.boundary > 2 ? FLAG.generalPrey : 0) |
     (c.sepSum ? FLAG.sepSum : 0) |
     (c.limitEach ? FLAG.limitEach : 0) |
     (c.desiredUnit ? FLAG.desiredUnit : 0) |

@@ -80,7 +80,8 @@ export class WorkersBackend implements Backend {
   private disposed = false;
   private running = false;
   private readonly wasm: WebAssembly.Module | null;
-  private kernel: CpuKernel = 'js';
+  /** The kernel every thread runs: wasm where the backend was given it (it computes every parameter). */
+  private readonly kernel: CpuKernel;
   /** One thread's symmetric-sweep reserve (its accumulators, in JS or in wasm memory). */
   private sweepBytes = 0;
   /** Write the state header from the batch's progress (set per batch). */
@@ -90,6 +91,7 @@ export class WorkersBackend implements Backend {
     this.threads = threads;
     this.control = createControl(threads);
     this.wasm = wasm;
+    this.kernel = wasm ? 'wasm' : 'js';
     this.fault = fault;
     this.acked = new Array(threads).fill(0);
     this.failed = new Promise<never>((_, reject) => {
@@ -173,7 +175,6 @@ export class WorkersBackend implements Backend {
     if (!this.grid || this.grid.capacity !== state.capacity)
       this.grid = createSharedGrid(state.capacity, this.threads);
     this.state = state;
-    this.kernel = this.wasm ? 'wasm' : 'js';
     this.sweepBytes = symmetricSweepBytes(
       params,
       state,
