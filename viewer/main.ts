@@ -33,7 +33,8 @@ async function main(): Promise<void> {
   if (problems.length) status(`URL: ${problems.join('\n')}`);
 
   let session: FlockSession | null = null;
-  const view = new View(document.getElementById('app')!, () => session!.flock.params);
+  // (the page fits the camera itself once the flock exists; see fitCamera below)
+  const view = new View(document.getElementById('app')!, () => session?.flock.params ?? null);
   const hud = new Hud(document.body);
   session = await FlockSession.open(config, view, hud, status);
   const s = session;

@@ -26,7 +26,8 @@ export class View {
   private agentsShown = true;
   private cameraMoved = false;
 
-  constructor(app: HTMLElement, params: () => Readonly<Params>) {
+  /** `params` is null until the flock exists (a resize can come while it is being made). */
+  constructor(app: HTMLElement, params: () => Readonly<Params> | null) {
     this.renderer = new WebGLRenderer({ antialias: true });
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
     this.renderer.setSize(window.innerWidth, window.innerHeight);
@@ -83,11 +84,11 @@ export class View {
   }
 
   /** Follow a window resize (a phone turned): refit the view until the user moved the camera. */
-  private resize(p: Readonly<Params>): void {
+  private resize(p: Readonly<Params> | null): void {
     this.camera.aspect = window.innerWidth / window.innerHeight;
     this.camera.updateProjectionMatrix();
     this.renderer.setSize(window.innerWidth, window.innerHeight);
-    if (!this.cameraMoved) this.fitCamera(p);
+    if (p && !this.cameraMoved) this.fitCamera(p);
   }
 
   /** Show or hide the agents in whichever renderer draws them. */

@@ -31,14 +31,16 @@ export async function stopViewer(): Promise<void> {
 
 /**
  * Open the viewer at a hash (in a page with `options`, e.g. a phone's viewport and touch);
- * collects console errors and uncaught exceptions.
+ * collects console errors and uncaught exceptions. `init` runs in the page before its scripts.
  */
 export async function open(
   hash: string,
   options: BrowserContextOptions = {},
   ready = '(window.murmur?.frames ?? 0) > 3',
+  init?: string,
 ): Promise<{ page: Page; errors: string[] }> {
   const page = await browser.newPage({ viewport: VIEWPORT, ...options });
+  if (init) await page.addInitScript(init);
   const errors: string[] = [];
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(m.text());

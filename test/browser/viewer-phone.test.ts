@@ -85,3 +85,27 @@ test('390×844: panel closed, the flock on screen, touch fires the laser and add
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a phone turned while the flock is still being made: no error, the view fits the new shape', async () => {
+  // resize events from the first script on, until the hook exists (CI once saw a resize arrive
+  // while the session was opening, and the resize handler read a flock that did not exist yet)
+  const init = `(() => {
+    const fire = () => { if (!window.murmur) { dispatchEvent(new Event('resize')); setTimeout(fire, 1); } };
+    fire();
+  })()`;
+  const { page, errors } = await open('#seed=3&prey=800', PHONE, undefined, init);
+  await page.setViewportSize({ width: 844, height: 390 });
+  await page.waitForFunction(() => window.murmur!.frames > 10);
+  const inside = await page.evaluate(() => {
+    const p = window.murmur!.flock.positions();
+    let n = 0;
+    for (let i = 0; i < p.x.length; i++) {
+      const s = window.murmur!.toScreen(p.x[i], p.y[i], p.z[i]);
+      if (s.x >= 0 && s.x <= innerWidth && s.y >= 0 && s.y <= innerHeight) n++;
+    }
+    return n / p.x.length;
+  });
+  assert.ok(inside > 0.9, `${(inside * 100).toFixed(0)} % of the agents are on screen after the turn`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
