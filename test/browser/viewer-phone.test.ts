@@ -4,10 +4,24 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { open, shot, startViewer, stopViewer } from './harness.ts';
 
 before(startViewer);
 after(stopViewer);
+
+/** The share of the agents that project inside the viewport. */
+function onScreen(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const p = window.murmur!.flock.positions();
+    let n = 0;
+    for (let i = 0; i < p.x.length; i++) {
+      const s = window.murmur!.toScreen(p.x[i], p.y[i], p.z[i]);
+      if (s.x >= 0 && s.x <= innerWidth && s.y >= 0 && s.y <= innerHeight) n++;
+    }
+    return n / p.x.length;
+  });
+}
 
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 1 };
 
@@ -40,16 +54,7 @@ test('390×844: panel closed, the flock on screen, touch fires the laser and add
   assert.ok(hud.top >= 0 && hud.bottom <= 844, `HUD spans y ${hud.top}–${hud.bottom} of 844`);
   assert.ok(hud.overflow <= 0, `the HUD text overflows its box by ${hud.overflow} px`);
   // the flock is on screen: almost every agent projects inside the viewport
-  const inside = await page.evaluate(() => {
-    const f = window.murmur!.flock;
-    const p = f.positions();
-    let n = 0;
-    for (let i = 0; i < p.x.length; i++) {
-      const s = window.murmur!.toScreen(p.x[i], p.y[i], p.z[i]);
-      if (s.x >= 0 && s.x <= innerWidth && s.y >= 0 && s.y <= innerHeight) n++;
-    }
-    return n / p.x.length;
-  });
+  const inside = await onScreen(page);
   assert.ok(inside > 0.9, `${(inside * 100).toFixed(0)} % of the agents are on screen`);
 
   // double tap: a predator at the tapped point of the mid-plane
@@ -96,15 +101,7 @@ test('a phone turned while the flock is still being made: no error, the view fit
   const { page, errors } = await open('#seed=3&prey=800', PHONE, undefined, init);
   await page.setViewportSize({ width: 844, height: 390 });
   await page.waitForFunction(() => window.murmur!.frames > 10);
-  const inside = await page.evaluate(() => {
-    const p = window.murmur!.flock.positions();
-    let n = 0;
-    for (let i = 0; i < p.x.length; i++) {
-      const s = window.murmur!.toScreen(p.x[i], p.y[i], p.z[i]);
-      if (s.x >= 0 && s.x <= innerWidth && s.y >= 0 && s.y <= innerHeight) n++;
-    }
-    return n / p.x.length;
-  });
+  const inside = await onScreen(page);
   assert.ok(inside > 0.9, `${(inside * 100).toFixed(0)} % of the agents are on screen after the turn`);
   assert.deepEqual(errors, []);
   await page.close();
