@@ -176,7 +176,11 @@ const laserCases: Record<string, Case> = {
   },
 };
 
-/** The state a case compares: its options stepped once on js, then its `later` set. */
+/**
+ * The state a case compares: its options stepped once on js, then its `later` set. (After ten
+ * steps, the 2D clamp cases hold a neighbour on the separation radius, outside the tolerance:
+ * test/wasm/radius-edge.test.ts.)
+ */
 function startOf(k: Case) {
   const f = createFlockSync(k.options);
   f.stepSync(1);

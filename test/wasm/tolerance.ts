@@ -7,7 +7,8 @@ import type { Half } from '../../src/state/layout.ts';
  * per-agent rules and integration in float32 too, so per agent positions agree within 1e-5
  * world units plus two float32 steps of the coordinate (2^-22 · |p|: a stored coordinate may
  * round to the neighbouring float) and velocities within 1e-4 (per second); ids, kinds and
- * alive flags are identical.
+ * alive flags are identical. Not covered: a neighbour within float32 rounding of a radius, which
+ * one kernel counts and the other does not (test/wasm/radius-edge.test.ts, docs/workers.md).
  */
 export const POSITION_TOLERANCE = 1e-5;
 export const POSITION_ULPS = 2 ** -22;
