@@ -1,14 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { stepRange } from '../../src/backends/cpu/gather.ts';
-import { createScratch } from '../../src/backends/cpu/kernel.ts';
-import { gridConfigFor, hasPredators } from '../../src/backends/cpu/step.ts';
 import { WasmKernel } from '../../src/backends/wasm/kernel.ts';
 import { loadWasmModule, wasmSimdSupported } from '../../src/backends/wasm/loader.ts';
 import { createFlockSync, type FlockOptions } from '../../src/flock.ts';
-import { deriveConstants } from '../../src/rules/constants.ts';
-import { UniformGrid } from '../../src/spatial/grid.ts';
 import { FlockState } from '../../src/state/layout.ts';
+import { sortedStep } from './sorted.ts';
 import { assertWithinTolerance } from './tolerance.ts';
 
 const SCENARIOS: Record<string, FlockOptions> = {
@@ -50,12 +47,7 @@ for (const [name, options] of Object.entries(SCENARIOS)) {
       st.front.py[1] = st.front.py[0];
       st.front.pz[1] = st.front.pz[0];
     }
-    const c = deriveConstants(f.params, hasPredators(st));
-    const grid = new UniformGrid();
-    grid.configure(gridConfigFor(f.params, c, st.capacity));
-    const n = grid.build(st.front, st.count);
-    grid.scatter(st.front, st.back, st.count);
-    const scratch = createScratch(c, grid);
+    const { c, grid, n, scratch } = sortedStep(f.params, st);
     const js = FlockState.create(st.capacity).front;
     const wasm = FlockState.create(st.capacity).front;
     stepRange({ c, grid, scratch }, st.back, js, 0, n);

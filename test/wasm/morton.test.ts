@@ -23,6 +23,7 @@ import {
 import { deriveConstants } from '../../src/rules/constants.ts';
 import { type KeySink, UniformGrid } from '../../src/spatial/grid.ts';
 import { FlockState } from '../../src/state/layout.ts';
+import { sortedStep } from './sorted.ts';
 import { assertWithinTolerance } from './tolerance.ts';
 
 const morton = { spatial: { cellOrder: 'morton' } } as const;
@@ -159,14 +160,8 @@ describe('wasm Morton vs the js kernel in Morton order: one step within toleranc
       st.front.py[1] = st.front.py[0];
       st.front.pz[1] = st.front.pz[0];
       const predators = hasPredators(st);
-      const c = deriveConstants(f.params, predators);
-      const config = gridConfigFor(f.params, c, st.capacity);
-      const grid = new UniformGrid();
-      grid.configure(config);
+      const { c, grid, n, scratch } = sortedStep(f.params, st, predators);
       assert.notEqual(grid.rank, null, 'Morton order');
-      const n = grid.build(st.front, st.count);
-      grid.scatter(st.front, st.back, st.count);
-      const scratch = createScratch(c, grid);
       if (name.includes('narrower')) {
         const r = scratch.reach;
         assert.ok(
@@ -195,7 +190,7 @@ describe('wasm Morton vs the js kernel in Morton order: one step within toleranc
       if (keys) {
         // the keys are countKeys' over the wasm output (Morton ranks), the counts its histogram
         const check = new UniformGrid();
-        check.configure(config);
+        check.configure(gridConfigFor(f.params, c, st.capacity));
         const counts = new Uint32Array(grid.nCells);
         check.countKeys(wasm, 0, n, counts, 0);
         assert.deepEqual(sink.keys.subarray(0, n), check.keys.subarray(0, n));

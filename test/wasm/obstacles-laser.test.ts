@@ -13,16 +13,17 @@ import { describe, test } from 'node:test';
 import { CpuBackend } from '../../src/backends/cpu/backend.ts';
 import { stepRange } from '../../src/backends/cpu/gather.ts';
 import { createScratch } from '../../src/backends/cpu/kernel.ts';
-import { gridConfigFor, hasPredators } from '../../src/backends/cpu/step.ts';
+import { hasPredators } from '../../src/backends/cpu/step.ts';
 import { SymmetricSweep } from '../../src/backends/cpu/symmetric.ts';
 import { WasmKernel } from '../../src/backends/wasm/kernel.ts';
 import { loadWasmModule } from '../../src/backends/wasm/loader.ts';
 import { createFlockSync, type FlockOptions } from '../../src/flock.ts';
 import type { Params, ParamsOverride } from '../../src/params/schema.ts';
 import { deriveConstants } from '../../src/rules/constants.ts';
-import { UniformGrid } from '../../src/spatial/grid.ts';
+import type { UniformGrid } from '../../src/spatial/grid.ts';
 import { FlockState, type Half, PREDATOR } from '../../src/state/layout.ts';
 import { agent, closeVec, makeState, quietParams, readAgents } from '../helpers.ts';
+import { sortedStep } from './sorted.ts';
 import { assertWithinTolerance } from './tolerance.ts';
 
 type Path = 'gather' | 'sweep';
@@ -212,12 +213,7 @@ describe('wasm and js kernels agree after one step, with obstacles and with the 
       const f = startOf(k);
       const st = f.state;
       const predators = hasPredators(st);
-      const c = deriveConstants(f.params, predators);
-      const grid = new UniformGrid();
-      grid.configure(gridConfigFor(f.params, c, st.capacity));
-      const n = grid.build(st.front, st.count);
-      grid.scatter(st.front, st.back, st.count);
-      const scratch = createScratch(c, grid);
+      const { c, grid, n, scratch } = sortedStep(f.params, st, predators);
       const js = jsStep(f.params, grid, st.back, n, st.capacity, predators);
       const wasm = FlockState.create(st.capacity).front;
       if (k.path === 'gather') {

@@ -7,15 +7,12 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { stepRange } from '../../src/backends/cpu/gather.ts';
-import { createScratch } from '../../src/backends/cpu/kernel.ts';
-import { gridConfigFor } from '../../src/backends/cpu/step.ts';
 import { SymmetricSweep } from '../../src/backends/cpu/symmetric.ts';
 import { WasmKernel } from '../../src/backends/wasm/kernel.ts';
 import { loadWasmModule } from '../../src/backends/wasm/loader.ts';
 import { createFlock, createFlockSync, type Flock, type FlockOptions } from '../../src/flock.ts';
-import { deriveConstants } from '../../src/rules/constants.ts';
-import { UniformGrid } from '../../src/spatial/grid.ts';
 import { FlockState, type Half } from '../../src/state/layout.ts';
+import { sortedStep } from './sorted.ts';
 import { assertWithinTolerance } from './tolerance.ts';
 
 const SCENARIOS: Record<string, FlockOptions> = {
@@ -64,12 +61,7 @@ for (const [name, options] of Object.entries(SCENARIOS)) {
     st.front.vx[2] = 0;
     st.front.vy[2] = 0;
     st.front.vz[2] = 0;
-    const c = deriveConstants(f.params, false);
-    const grid = new UniformGrid();
-    grid.configure(gridConfigFor(f.params, c, st.capacity));
-    const n = grid.build(st.front, st.count);
-    grid.scatter(st.front, st.back, st.count);
-    const scratch = createScratch(c, grid);
+    const { c, grid, n, scratch } = sortedStep(f.params, st, false);
     const k = { c, grid, scratch };
     const sweep = new SymmetricSweep();
     // a slot per agent, planned only: the kernel keeps the slots in its own memory
