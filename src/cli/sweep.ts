@@ -70,10 +70,11 @@ export async function sweepCommand(argv: readonly string[]): Promise<number> {
   throwIfProblems(problems);
   const raw = readSweepFile(file!, problems);
   throwIfProblems(problems);
-  const spec = parseSweep(raw, problems);
-  throwIfProblems(problems);
-  const runs = planRuns(spec!, problems);
-  throwIfProblems(problems);
+  // every problem of the file's content names the file and the key
+  const inFile: string[] = [];
+  const spec = parseSweep(raw, inFile);
+  const runs = spec === null ? null : planRuns(spec, inFile);
+  throwIfProblems(inFile.map((p) => `${file}: ${p}`));
   const dir = f.string('out') ?? basename(file!, extname(file!));
   if (f.bool('dry-run')) {
     const pool = runs!.filter((r) => placement(spec!, r) === 'pool').length;
@@ -104,7 +105,8 @@ export async function sweepCommand(argv: readonly string[]): Promise<number> {
   const files: string[] = [];
   const complete = !o.interrupted && o.failed.length === 0;
   if (complete && shard === null) {
-    const { found, missing } = gatherResults([dir], runs!);
+    const { found, missing } = gatherResults([dir], spec!, runs!, problems);
+    if (problems.length > 0) throw new Error(problems.join('\n'));
     if (missing.length === 0) files.push(...writeSweepTables(dir, spec!, found));
   }
   const summary = {

@@ -18,6 +18,26 @@ export interface Axis {
 export const MAX_AXIS_VALUES = 100_000;
 
 /**
+ * How many values an axis as written gives, without building them (1 when it is malformed:
+ * expandAxis reports that), and whether it moves with another axis (then it adds no dimension).
+ * Lets a sweep's run count be checked before any axis is expanded.
+ */
+export function axisSize(raw: unknown): { size: number; linked: boolean } {
+  if (Array.isArray(raw)) return { size: Math.max(1, raw.length), linked: false };
+  if (raw === null || typeof raw !== 'object') return { size: 1, linked: false };
+  const r = raw as Record<string, unknown>;
+  const linked = r.with !== undefined;
+  if (Array.isArray(r.values)) return { size: Math.max(1, r.values.length), linked };
+  const { from, to, step, count } = r;
+  if (typeof count === 'number' && Number.isInteger(count) && count >= 1) return { size: count, linked };
+  if (typeof from === 'number' && typeof to === 'number' && typeof step === 'number' && step > 0) {
+    const n = Math.floor((to - from) / step + 1e-9) + 1;
+    if (Number.isFinite(n) && n >= 1) return { size: n, linked };
+  }
+  return { size: 1, linked };
+}
+
+/**
  * Expand one axis as written in a sweep file: a list of values, or a range
  * `{from, to, step}` (inclusive when `to` is hit), `{from, to, count}` (evenly spaced, both ends),
  * `{from, to, count, scale: log}` (geometric). Problems go to `problems`, each starting with
@@ -68,6 +88,10 @@ export function expandAxis(where: string, field: string, raw: unknown, problems:
   if (problems.length > before) return null;
   if (values.length === 0) {
     problems.push(`${where}: no values; allowed: at least one value`);
+    return null;
+  }
+  if (values.length > MAX_AXIS_VALUES) {
+    problems.push(`${where}: ${values.length} values; allowed: at most ${MAX_AXIS_VALUES}`);
     return null;
   }
   values.forEach((v, i) => {
