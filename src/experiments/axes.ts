@@ -1,5 +1,5 @@
 import type { LeafSpec } from '../params/spec.ts';
-import { describeAllowed } from '../params/validate.ts';
+import { describeAllowed, formatValue } from '../params/validate.ts';
 import { fieldByPath } from '../params/walk.ts';
 
 /** A value one axis gives its field in one run. */
@@ -46,9 +46,7 @@ export function axisSize(raw: unknown): { size: number; linked: boolean } {
 export function expandAxis(where: string, field: string, raw: unknown, problems: string[]): Axis | null {
   const entry = fieldByPath.get(field);
   if (!entry) {
-    problems.push(
-      `${where}: unknown parameter ${JSON.stringify(field)}; allowed: a field of \`murmur params\``,
-    );
+    problems.push(`${where}: unknown parameter ${formatValue(field)}; allowed: a field of \`murmur params\``);
     return null;
   }
   if (field === 'seed') {
@@ -67,12 +65,12 @@ export function expandAxis(where: string, field: string, raw: unknown, problems:
         problems.push(`${where}.${k}: unknown key; allowed: from, to, step, count, scale, values, with`);
     if (r.with !== undefined) {
       if (typeof r.with !== 'string')
-        problems.push(`${where}.with: got ${JSON.stringify(r.with)}; allowed: the name of another axis`);
+        problems.push(`${where}.with: got ${formatValue(r.with)}; allowed: the name of another axis`);
       else withAxis = r.with;
     }
     if (r.values !== undefined) {
       if (!Array.isArray(r.values))
-        problems.push(`${where}.values: got ${JSON.stringify(r.values)}; allowed: a list`);
+        problems.push(`${where}.values: got ${formatValue(r.values)}; allowed: a list`);
       else values = r.values as AxisValue[];
       if (r.from !== undefined || r.to !== undefined)
         problems.push(`${where}: give either values or from/to, not both`);
@@ -82,7 +80,7 @@ export function expandAxis(where: string, field: string, raw: unknown, problems:
     }
   } else {
     problems.push(
-      `${where}: got ${JSON.stringify(raw)}; allowed: a list of values, or a range {from, to, step} / {from, to, count[, scale: log]}`,
+      `${where}: got ${formatValue(raw)}; allowed: a list of values, or a range {from, to, step} / {from, to, count[, scale: log]}`,
     );
   }
   if (problems.length > before) return null;
@@ -96,8 +94,9 @@ export function expandAxis(where: string, field: string, raw: unknown, problems:
   }
   values.forEach((v, i) => {
     const why = leafProblem(entry.spec, v);
-    if (why) problems.push(`${where}[${i}]: got ${JSON.stringify(v)}; allowed: ${why}`);
+    if (why) problems.push(`${where}[${i}]: got ${formatValue(v)}; allowed: ${why}`);
   });
+  if (problems.length > before) return null;
   if (new Set(values.map((v) => JSON.stringify(v))).size !== values.length)
     problems.push(`${where}: a value is listed twice; allowed: distinct values`);
   if (problems.length > before) return null;
@@ -109,7 +108,7 @@ function rangeValues(where: string, r: Record<string, unknown>, problems: string
     const v = r[k];
     if (v === undefined) return undefined;
     if (typeof v !== 'number' || !Number.isFinite(v)) {
-      problems.push(`${where}.${k}: got ${JSON.stringify(v)}; allowed: a finite number`);
+      problems.push(`${where}.${k}: got ${formatValue(v)}; allowed: a finite number`);
       return undefined;
     }
     return v;
@@ -130,7 +129,7 @@ function rangeValues(where: string, r: Record<string, unknown>, problems: string
   }
   const scale = r.scale ?? 'linear';
   if (scale !== 'linear' && scale !== 'log') {
-    problems.push(`${where}.scale: got ${JSON.stringify(scale)}; allowed: "linear" or "log"`);
+    problems.push(`${where}.scale: got ${formatValue(scale)}; allowed: "linear" or "log"`);
     return null;
   }
   if (count !== undefined) {

@@ -2,10 +2,11 @@
  * A run file checked against the sweep that asks for it: `murmur collect` (and a resumed sweep)
  * trusts nothing in it that the sweep determines — index, swept values, replicate, seed, every
  * parameter, the step count, and one sample of every metric at each step the sweep samples, each
- * a finite number (counts whole and ≥ 0). Timings and the recording backend are only typed.
+ * a finite number within the metric's range (counts whole). Timings and the recording backend are only typed.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { METRIC_KEYS } from '../metrics/metrics.ts';
+import { capacityFor } from '../state/size.ts';
 import { structureProblem } from './file-structure.ts';
 import { MAX_RUN_FILE_BYTES } from './limits.ts';
 import type { RunResult } from './run-one.ts';
@@ -106,6 +107,32 @@ export function checkRunFile(path: string, run: RunSpec, spec: SweepSpec): RunFi
   return checkSamples(r.samples, sampledSteps(spec), run) ?? { ok: raw as RunResult };
 }
 
+/**
+ * The range of each metric in a run with these parameters (the definitions in
+ * src/metrics/metrics.ts): order parameters in [0, 1], distances within the world's diagonal,
+ * counts within the agents there are. `alive`: the sample's live prey.
+ */
+function metricRange(k: string, p: RunSpec['params'], alive: number): [number, number] {
+  const diagonal = Math.hypot(p.world.x, p.world.y, p.world.z);
+  switch (k) {
+    case 'alivePrey':
+      return [0, p.prey];
+    case 'alivePredators':
+      return [0, capacityFor(p) - p.prey];
+    case 'clusters':
+      return [0, alive];
+    case 'polarization':
+    case 'milling':
+      return [0, 1 + 1e-9];
+    case 'meanNeighbours':
+      return [0, Math.max(0, alive - 1)];
+    case 'step':
+      return [0, Number.MAX_SAFE_INTEGER];
+    default:
+      return [0, diagonal * (1 + 1e-9)];
+  }
+}
+
 function checkSamples(samples: unknown, steps: readonly number[], run: RunSpec): RunFileCheck | null {
   if (samples === null || typeof samples !== 'object' || Array.isArray(samples))
     return { bad: `samples: got ${show(samples)}; allowed: an object of one list per metric` };
@@ -125,6 +152,14 @@ function checkSamples(samples: unknown, steps: readonly number[], run: RunSpec):
         return {
           bad: `samples.${k}[${i}]: got ${show(v)}; allowed: ${COUNTS.has(k) ? 'a whole number ≥ 0' : 'a finite number'}`,
         };
+      const alive = (s.alivePrey as unknown[])?.[i];
+      const [lo, hi] = metricRange(
+        k,
+        run.params,
+        Number.isInteger(alive) ? (alive as number) : run.params.prey,
+      );
+      if (v < lo || v > hi)
+        return { bad: `samples.${k}[${i}]: got ${v}; allowed: ${lo} to ${hi} in this run` };
       if (k === 'step' && v !== steps[i])
         return { bad: `samples.step[${i}]: got ${v}; the sweep samples step ${steps[i]} there` };
     }

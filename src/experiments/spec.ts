@@ -6,7 +6,14 @@ import { BACKEND_NAMES } from '../backends/registry.ts';
 import { paramsFromOptions } from '../flock.ts';
 import { getPreset, presets } from '../params/presets.ts';
 import type { Params, ParamsOverride } from '../params/schema.ts';
-import { formatIssue, mergeOverrides, ParamError, resolveParams, suggest } from '../params/validate.ts';
+import {
+  formatIssue,
+  formatValue,
+  mergeOverrides,
+  ParamError,
+  resolveParams,
+  suggest,
+} from '../params/validate.ts';
 import { fieldByPath, setPath } from '../params/walk.ts';
 import { type Axis, type AxisValue, axisSize, expandAxis } from './axes.ts';
 import { duplicateJsonKey, structureProblem } from './file-structure.ts';
@@ -136,7 +143,7 @@ function int(
   const v = raw[key];
   if (v === undefined) return fallback;
   if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
-    problems.push(`${label}: got ${JSON.stringify(v)}; allowed: a whole number from ${min} to ${max}`);
+    problems.push(`${label}: got ${formatValue(v)}; allowed: a whole number from ${min} to ${max}`);
     return fallback;
   }
   return v;
@@ -151,7 +158,7 @@ function choice<T extends string>(
   const v = raw[key];
   if (v === undefined) return options[0];
   if (typeof v !== 'string' || !(options as readonly string[]).includes(v)) {
-    problems.push(`${key}: got ${JSON.stringify(v)}; allowed: one of ${options.join(', ')}`);
+    problems.push(`${key}: got ${formatValue(v)}; allowed: one of ${options.join(', ')}`);
     return options[0];
   }
   return v as T;
@@ -164,7 +171,7 @@ function choice<T extends string>(
 export function parseSweep(raw: unknown, problems: string[]): SweepSpec | null {
   const before = problems.length;
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    problems.push(`sweep file: got ${JSON.stringify(raw)}; allowed: an object with axes, steps, …`);
+    problems.push(`sweep file: got ${formatValue(raw)}; allowed: an object with axes, steps, …`);
     return null;
   }
   // keys that reach a prototype, and nesting, before any value is read (also for callers that
@@ -183,7 +190,7 @@ export function parseSweep(raw: unknown, problems: string[]): SweepSpec | null {
   let name = 'sweep';
   if (r.name !== undefined) {
     if (typeof r.name !== 'string' || r.name === '' || r.name.length > 200)
-      problems.push(`name: got ${JSON.stringify(r.name)}; allowed: a string of 1 to 200 characters`);
+      problems.push(`name: got ${formatValue(r.name)}; allowed: a string of 1 to 200 characters`);
     else name = r.name;
   }
   // the number of runs and samples, from the axes' sizes and the seeds, before anything is expanded
@@ -194,20 +201,20 @@ export function parseSweep(raw: unknown, problems: string[]): SweepSpec | null {
   if (r.preset !== undefined) {
     if (typeof r.preset !== 'string' || !getPreset(r.preset))
       problems.push(
-        `preset: got ${JSON.stringify(r.preset)}; allowed: one of ${Object.keys(presets).join(', ')}`,
+        `preset: got ${formatValue(r.preset)}; allowed: one of ${Object.keys(presets).join(', ')}`,
       );
     else preset = r.preset;
   }
   let params: ParamsOverride = {};
   if (r.params !== undefined) {
     if (r.params === null || typeof r.params !== 'object' || Array.isArray(r.params))
-      problems.push(`params: got ${JSON.stringify(r.params)}; allowed: an object of parameter overrides`);
+      problems.push(`params: got ${formatValue(r.params)}; allowed: an object of parameter overrides`);
     else params = dotted(r.params as Record<string, unknown>);
   }
   const axes: Axis[] = [];
   if (r.axes !== undefined) {
     if (r.axes === null || typeof r.axes !== 'object' || Array.isArray(r.axes))
-      problems.push(`axes: got ${JSON.stringify(r.axes)}; allowed: an object {field: values or range}`);
+      problems.push(`axes: got ${formatValue(r.axes)}; allowed: an object {field: values or range}`);
     else
       for (const [field, v] of Object.entries(r.axes as Record<string, unknown>)) {
         const a = expandAxis(`axes.${field}`, field, v, problems);
@@ -219,7 +226,7 @@ export function parseSweep(raw: unknown, problems: string[]): SweepSpec | null {
     const leader = axes.find((b) => b.field === a.with);
     if (!leader || leader.with !== null)
       problems.push(
-        `axes.${a.field}.with: got ${JSON.stringify(a.with)}; allowed: the name of another axis that is not itself linked (${axes
+        `axes.${a.field}.with: got ${formatValue(a.with)}; allowed: the name of another axis that is not itself linked (${axes
           .filter((b) => b.with === null && b !== a)
           .map((b) => b.field)
           .join(', ')})`,
@@ -238,7 +245,7 @@ export function parseSweep(raw: unknown, problems: string[]): SweepSpec | null {
   if (r.trajectory !== undefined) {
     const t = r.trajectory as Record<string, unknown> | null;
     if (t === null || typeof t !== 'object' || Array.isArray(t) || Object.keys(t).some((k) => k !== 'every'))
-      problems.push(`trajectory: got ${JSON.stringify(r.trajectory)}; allowed: {every: K}`);
+      problems.push(`trajectory: got ${formatValue(r.trajectory)}; allowed: {every: K}`);
     else trajectoryEvery = int(t, 'every', 1, 1e9, 0, problems, 'trajectory.every');
   }
   if (backend === 'webgpu' && r.kernel !== undefined)
@@ -332,7 +339,7 @@ function readSeeds(r: Record<string, unknown>, problems: string[]): number[] {
     const ok = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 0xffffffff;
     if (!Array.isArray(s) || s.length === 0 || !s.every(ok) || new Set(s).size !== s.length) {
       problems.push(
-        `seeds: got ${JSON.stringify(s)}; allowed: a non-empty list of distinct whole numbers from 0 to 4294967295`,
+        `seeds: got ${formatValue(s)}; allowed: a non-empty list of distinct whole numbers from 0 to 4294967295`,
       );
       return [];
     }
