@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { duplicateJsonKey } from './file-structure.ts';
-import { MAX_SWEEP_FILE_BYTES } from './limits.ts';
+import { MAX_SWEEP_JSON_BYTES } from './limits.ts';
 import { resultPath, SWEEP_FILE } from './results.ts';
 import { checkRunFile } from './run-file.ts';
 import type { RunResult } from './run-one.ts';
@@ -23,8 +23,8 @@ export function readSweepDir(dir: string, problems: string[]): { spec: SweepSpec
   let raw: unknown;
   try {
     const size = statSync(path).size;
-    if (size > MAX_SWEEP_FILE_BYTES) {
-      problems.push(`${path}: ${size} bytes; allowed: at most ${MAX_SWEEP_FILE_BYTES}`);
+    if (size > MAX_SWEEP_JSON_BYTES) {
+      problems.push(`${path}: ${size} bytes; allowed: at most ${MAX_SWEEP_JSON_BYTES}`);
       return null;
     }
     text = readFileSync(path, 'utf8');

@@ -10,6 +10,13 @@
 export const MAX_SWEEP_FILE_BYTES = 4 * 2 ** 20;
 
 /**
+ * Bytes of a sweep directory's sweep.json, which lists every value of every axis: linked axes
+ * (`with`) do not multiply the runs, so each of the schema's 58 fields may expand a
+ * short range to MAX_AXIS_VALUES values (~20 bytes each as written) — at most ~120 MB.
+ */
+export const MAX_SWEEP_JSON_BYTES = 256 * 2 ** 20;
+
+/**
  * Nesting of a sweep file's lists and objects. The deepest a valid file goes is 4
  * (params → obstacles → a sphere → its x); the bound stays far below the YAML parser's
  * recursion limit (~800 on Node's default stack), so a deep file is refused by name, not by a crash.
