@@ -44,8 +44,11 @@ export const MAX_SAMPLE_ROWS = 1_000_000;
  */
 export const MAX_RUN_FILE_BYTES = 400 * 2 ** 20;
 
-/** Bytes of the `murmur plot` inputs read whole into memory (metrics.csv, samples.parquet). */
-export const MAX_PLOT_INPUT_BYTES = 512 * 2 ** 20;
+/**
+ * Bytes of the `murmur plot` inputs read whole into memory (metrics.csv, samples.parquet): the
+ * CSV is read as one string, which V8 caps below 2²⁹ characters (512 MiB).
+ */
+export const MAX_PLOT_INPUT_BYTES = 256 * 2 ** 20;
 
 /**
  * Pixels of one PNG `murmur plot` renders (width × height × scale², plus the chart's margins,
