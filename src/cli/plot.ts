@@ -51,7 +51,8 @@ export const PLOT_HELP = {
     'timeseries-METRIC: the metric against time, mean over replicates with a ± sd band, one line per parameter set.',
     'phase: each run averaged over its late samples (--tail), then mean ± sd over replicates, against the swept',
     'field --x (all --metrics in one figure), or a heat map per metric against --x and --y.',
-    'Charts are Vega-Lite specs rendered headless by vega (SVG) and resvg (PNG).',
+    'Charts are Vega-Lite specs rendered headless by vega (SVG) and resvg (PNG), each PNG at most',
+    `${MAX_PNG_PIXELS} pixels. samples.parquet must be as murmur sweep or collect sealed it (its SHA-256 in the footer).`,
   ],
   examples: [
     'murmur plot out/couzin --kind phase --metrics polarization,milling',
