@@ -39,8 +39,8 @@ export const MAX_SAMPLE_ROWS = 1_000_000;
 
 /**
  * Bytes of one run file read by `murmur collect` (and a finished run's file on resume): the
- * largest a run can write is MAX_SAMPLE_ROWS samples of its 10 metrics (~20 characters each: ~200 MB of JSON) — any
- * file over that was not written by a sweep.
+ * largest a run can write is MAX_SAMPLE_ROWS samples of its 10 metrics (~20 characters each:
+ * ~200 MB of JSON) — any file over that was not written by a sweep.
  */
 export const MAX_RUN_FILE_BYTES = 400 * 2 ** 20;
 
