@@ -25,9 +25,11 @@ import { fields, getPath } from './params/walk.ts';
 import { checkAdoptedState } from './state/adopt.ts';
 import { hashHalf } from './state/checksum.ts';
 import { containAgents, containedState } from './state/contain.ts';
+import { nextPredatorId } from './state/ids.ts';
 import { seededState } from './state/init.ts';
 import { FIELDS, type FlockState, PREDATOR } from './state/layout.ts';
 import { decodeSnapshot, encodeSnapshot, type SnapshotMeta } from './state/snapshot.ts';
+import { stepsLeftProblem } from './state/snapshot-validate.ts';
 import { VERSION } from './version.ts';
 
 /** Options of {@link createFlock}: engine options plus any parameter overrides at the top level. */
@@ -245,6 +247,8 @@ export class Flock {
     if (!Number.isInteger(n) || n < 0)
       return Promise.reject(new RangeError(`step(n): n must be a whole number ≥ 0; got ${n}`));
     return this.enqueue(async () => {
+      const past = stepsLeftProblem('step', this._state.stepCount, n);
+      if (past) throw new RangeError(past);
       this.applyPending();
       await this.impl.step(this._state, n);
     });
@@ -258,6 +262,8 @@ export class Flock {
     if (!Number.isInteger(n) || n < 0)
       throw new RangeError(`stepSync(n): n must be a whole number ≥ 0; got ${n}`);
     if (this.queued > 0) throw new Error('stepSync(): a step() or reset() is still pending; await it first');
+    const past = stepsLeftProblem('stepSync', this._state.stepCount, n);
+    if (past) throw new RangeError(past);
     this.applyPending();
     (this.impl as SyncBackend).stepSync(this._state, n);
   }
@@ -368,8 +374,6 @@ export class Flock {
     const clamp = (v: number, L: number) =>
       Number.isFinite(v) ? Math.min(Math.max(v, 0), L * (1 - 1e-6)) : L / 2;
     const h = s.front;
-    let maxId = 0;
-    for (let i = 0; i < s.count; i++) if (h.id[i] > maxId) maxId = h.id[i];
     const i = s.count;
     const flat = p.dimensions === 2;
     const l = Math.hypot(vx, vy, flat ? 0 : vz) || 1;
@@ -379,7 +383,7 @@ export class Flock {
     h.vx[i] = (vx / l) * p.predator.speed || p.predator.speed;
     h.vy[i] = (vy / l) * p.predator.speed || 0;
     h.vz[i] = flat ? 0 : (vz / l) * p.predator.speed || 0;
-    h.id[i] = Math.max(maxId + 1, p.prey + p.predators);
+    h.id[i] = nextPredatorId(h.id, i, p.prey + p.predators);
     h.kind[i] = PREDATOR;
     h.alive[i] = 1;
     s.count = i + 1;

@@ -36,6 +36,9 @@ const mean = (vs: readonly (readonly number[])[]): Vec =>
 
 interface Weights {
   sep: number;
+  /** Alignment and cohesion weights (the preset's 0.03 and 0.015 unless given). */
+  align?: number;
+  coh?: number;
   combine: 'priority' | 'weighted';
 }
 
@@ -55,7 +58,7 @@ function prey(self: AgentSpec, close: AgentSpec[], near: AgentSpec[], w: Weights
   // line 134: v_a = (1/n) Σ v_j − v_i; line 124: v_c = (1/n) Σ p_j − p_i
   const va: Vec = near.length ? minus(mean(near.map((o) => o.v ?? [0, 0, 0])), v) : [0, 0, 0];
   const vc: Vec = near.length ? minus(mean(near.map((o) => o.p)), p) : [0, 0, 0];
-  const rules = [mul(vs, w.sep), mul(va, 0.03), mul(vc, 0.015)];
+  const rules = [mul(vs, w.sep), mul(va, w.align ?? 0.03), mul(vc, w.coh ?? 0.015)];
   let sum: Vec = [0, 0, 0];
   if (w.combine === 'priority') {
     // lines 167–171: in priority order v_i ← min(|v_i|, m_a)·v̂_i, m_a ← max(0, m_a − |v_i|)
@@ -111,6 +114,14 @@ const cases: [string, AgentSpec[], Record<string, unknown>, Map<number, Expected
     [A, B, C],
     { separation: { weight: 0.55 } },
     flock({ sep: 0.55, combine: 'priority' }),
+  ],
+  [
+    // lines 165–173 as printed: the rule vectors allocated unweighted, v′ = v_c + v_a + v_s (the
+    // preset's weights are its departure; weights 1 give the study's form)
+    'three prey, the study’s unweighted priority form (every weight 1)',
+    [A, B, C],
+    { separation: { weight: 1 }, alignment: { weight: 1 }, cohesion: { weight: 1 }, flee: { weight: 1 } },
+    flock({ sep: 1, align: 1, coh: 1, combine: 'priority' }),
   ],
   [
     'three prey, weighted sum limited to a_max',

@@ -53,11 +53,26 @@ export function parseHash(hash: string): { config: ViewerConfig; problems: strin
   let body = 1;
   const pairs: string[] = [];
   const text = hash.startsWith('#') ? hash.slice(1) : hash;
+  const seen = new Set<string>();
   for (const part of text.split('&')) {
     if (!part) continue;
+    if (seen.size >= MAX_HASH_ENTRIES) {
+      problems.push(`refused ${clip(part)}: more than ${MAX_HASH_ENTRIES} entries; allowed: one per setting`);
+      continue;
+    }
     const eq = part.indexOf('=');
-    const key = decodeURIComponent(eq < 0 ? part : part.slice(0, eq));
-    const value = eq < 0 ? '' : decodeURIComponent(part.slice(eq + 1));
+    // one malformed % escape refuses its own entry, never the others
+    const key = decodeOrNull(eq < 0 ? part : part.slice(0, eq));
+    const value = eq < 0 ? '' : decodeOrNull(part.slice(eq + 1));
+    if (key === null || value === null) {
+      problems.push(`refused ${clip(part)}: a malformed % escape; allowed: %XX escapes of UTF-8 text`);
+      continue;
+    }
+    if (seen.has(key)) {
+      problems.push(`refused ${clip(`${key}=${value}`)}: ${key} is given twice; the first is kept`);
+      continue;
+    }
+    seen.add(key);
     if (key === 'preset') {
       if (getPreset(value)) preset = value as PresetName;
       else problems.push(`unknown preset "${value}"`);
@@ -85,6 +100,25 @@ export function parseHash(hash: string): { config: ViewerConfig; problems: strin
   const { params, refused } = keepValid(preset, pairs);
   problems.push(...refused);
   return { config: { preset, backend, shape, params, pinWorld, body }, problems };
+}
+
+/**
+ * Entries a hash may hold: one per parameter and view setting (formatHash never writes more).
+ * Bounds the work of keepValid, which retries the refused entries while any is accepted.
+ */
+export const MAX_HASH_ENTRIES = fields.length + 8;
+
+function decodeOrNull(s: string): string | null {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return null;
+  }
+}
+
+/** An entry as a problem shows it: at most 80 characters. */
+function clip(s: string): string {
+  return s.length > 80 ? `${s.slice(0, 77)}…` : s;
 }
 
 /** Why the URL's backend cannot be used (the engine options' check, then the browser), or null. */

@@ -22,7 +22,9 @@ export const COLLECT_HELP = {
   details: [
     'Each DIR is a `murmur sweep --out` directory (the shards may share one, or have one each); all must hold',
     'the same sweep (sweep.json). Writes samples.{parquet,csv} and runs.{parquet,csv}. Exit 1 if runs are',
-    'missing (their indices are listed) unless --partial.',
+    'missing (their indices are listed) unless --partial. Every run file is checked against the sweep (index,',
+    'swept values, seed, parameters, steps, one finite sample of every metric at each sampled step): exit 2',
+    'naming the file and key of any that the sweep could not have written.',
   ],
   examples: ['murmur collect /shared/sweep', 'murmur collect shard-0 shard-1 shard-2 --out merged'],
 };
@@ -50,7 +52,9 @@ export function collectCommand(argv: readonly string[]): number {
   throwIfProblems(problems);
   const runs = planRuns(first.spec, problems);
   throwIfProblems(problems);
-  const { found, missing } = gatherResults(dirs, runs!);
+  const { found, missing } = gatherResults(dirs, first.spec, runs!, problems);
+  // a run file the sweep could not have written: refused by name (never a wrong table)
+  throwIfProblems(problems);
   const dest = f.string('out') ?? dirs[0];
   if (missing.length > 0 && !f.bool('partial')) {
     const shown = missing.slice(0, 20).join(', ');

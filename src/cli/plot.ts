@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { MAX_PNG_PIXELS } from '../experiments/limits.ts';
 import { phasePoints, readSamples, timeSeries } from '../experiments/plot-data.ts';
 import { phase1dSpec, phase2dSpec, timeSeriesSpec } from '../experiments/plot-specs.ts';
 import { renderChart } from '../experiments/render.ts';
@@ -50,7 +51,8 @@ export const PLOT_HELP = {
     'timeseries-METRIC: the metric against time, mean over replicates with a ± sd band, one line per parameter set.',
     'phase: each run averaged over its late samples (--tail), then mean ± sd over replicates, against the swept',
     'field --x (all --metrics in one figure), or a heat map per metric against --x and --y.',
-    'Charts are Vega-Lite specs rendered headless by vega (SVG) and resvg (PNG).',
+    'Charts are Vega-Lite specs rendered headless by vega (SVG) and resvg (PNG), each PNG at most',
+    `${MAX_PNG_PIXELS} pixels. samples.parquet must be as murmur sweep or collect sealed it (its SHA-256 in the footer).`,
   ],
   examples: [
     'murmur plot out/couzin --kind phase --metrics polarization,milling',
@@ -85,6 +87,16 @@ export async function plotCommand(argv: readonly string[]): Promise<number> {
   const scale = Number(f.string('scale') ?? '2');
   if (!(scale > 0 && scale <= 10))
     problems.push(`--scale: got ${JSON.stringify(f.string('scale'))}; allowed: a number from 0 to 10`);
+  // the plot area alone, before any data is read (the margins are checked on the SVG)
+  if (
+    width !== undefined &&
+    height !== undefined &&
+    scale > 0 &&
+    width * height * scale * scale > MAX_PNG_PIXELS
+  )
+    problems.push(
+      `--width, --height, --scale: ${width} × ${height} × ${scale}² = ${Math.round(width * height * scale * scale)} PNG pixels; allowed: at most ${MAX_PNG_PIXELS} (e.g. 7000 × 7000 at scale 1)`,
+    );
   // read the data even with bad flags, so that every problem (also --x/--y) is reported at once
   const table = dir === undefined ? null : await readSamples(dir, problems);
   const swept = table?.swept ?? [];

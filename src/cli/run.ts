@@ -6,6 +6,7 @@ import type { Params, ParamsOverride } from '../params/schema.ts';
 import { ParamError } from '../params/validate.ts';
 import { fields, getPath } from '../params/walk.ts';
 import { decodeSnapshot, SnapshotError, type SnapshotMeta } from '../state/snapshot.ts';
+import { stepsLeftProblem } from '../state/snapshot-validate.ts';
 import { VERSION } from '../version.ts';
 import { FlagReader, type FlagSpec, parseArgs, parseCount } from './args.ts';
 import { backendHelp, engineFlags, engineInfo, readEngine } from './engine.ts';
@@ -240,6 +241,9 @@ function plan(argv: readonly string[]): RunPlan | 'help' {
           problems.push(
             `${fe.path}: cannot change when resuming (it is fixed by the snapshot); start a new run instead`,
           );
+    // the end step within the counter's range, refused before anything is written
+    const past = steps === undefined ? null : stepsLeftProblem('--steps', startStep, steps);
+    if (past) problems.push(`--steps: got ${steps}; ${past.replace(/^--steps\(\d+\): /, '')}`);
     const outPlan = planOutDir(outDir, resumePath, startStep, f.bool('force'), problems);
     throwIfProblems(problems);
     return {

@@ -1,5 +1,6 @@
 import { basename, extname } from 'node:path';
 import { gatherResults, writeSweepTables } from '../experiments/collect.ts';
+import { MAX_NESTING, MAX_RUNS, MAX_SAMPLE_ROWS, MAX_SWEEP_FILE_BYTES } from '../experiments/limits.ts';
 import { parseShard, type Shard } from '../experiments/shard.ts';
 import {
   parseSweep,
@@ -9,7 +10,6 @@ import {
   SWEEP_BACKENDS,
   SWEEP_KERNELS,
 } from '../experiments/spec.ts';
-
 import { claimDir, executeSweep, placement } from '../experiments/sweep.ts';
 import { FlagReader, type FlagSpec, parseArgs } from './args.ts';
 import { throwIfProblems } from './errors.ts';
@@ -47,6 +47,9 @@ export const SWEEP_HELP = {
     'one at a time on the workers backend). Each finished run is written to DIR/runs/ at once: run the same',
     'command again after an interruption and only unfinished runs run. At the end DIR/samples.{parquet,csv}',
     'and DIR/runs.{parquet,csv} are written. Progress: a bar on a terminal, plain lines otherwise (stderr).',
+    `Limits (checked before anything runs): ${MAX_RUNS} runs, ${MAX_SAMPLE_ROWS} sample rows (runs × samples), a file of`,
+    `at most ${MAX_SWEEP_FILE_BYTES} bytes nested at most ${MAX_NESTING} deep; keys __proto__, constructor, prototype and`,
+    'JSON keys given twice are refused.',
   ],
   examples: [
     'murmur sweep examples/couzin-phases/sweep.yaml --out out/couzin',
@@ -70,10 +73,11 @@ export async function sweepCommand(argv: readonly string[]): Promise<number> {
   throwIfProblems(problems);
   const raw = readSweepFile(file!, problems);
   throwIfProblems(problems);
-  const spec = parseSweep(raw, problems);
-  throwIfProblems(problems);
-  const runs = planRuns(spec!, problems);
-  throwIfProblems(problems);
+  // every problem of the file's content names the file and the key
+  const inFile: string[] = [];
+  const spec = parseSweep(raw, inFile);
+  const runs = spec === null ? null : planRuns(spec, inFile);
+  throwIfProblems(inFile.map((p) => `${file}: ${p}`));
   const dir = f.string('out') ?? basename(file!, extname(file!));
   if (f.bool('dry-run')) {
     const pool = runs!.filter((r) => placement(spec!, r) === 'pool').length;
@@ -104,7 +108,8 @@ export async function sweepCommand(argv: readonly string[]): Promise<number> {
   const files: string[] = [];
   const complete = !o.interrupted && o.failed.length === 0;
   if (complete && shard === null) {
-    const { found, missing } = gatherResults([dir], runs!);
+    const { found, missing } = gatherResults([dir], spec!, runs!, problems);
+    if (problems.length > 0) throw new Error(problems.join('\n'));
     if (missing.length === 0) files.push(...writeSweepTables(dir, spec!, found));
   }
   const summary = {

@@ -1,5 +1,5 @@
 import type { LeafSpec } from '../params/spec.ts';
-import { describeAllowed } from '../params/validate.ts';
+import { describeAllowed, formatValue } from '../params/validate.ts';
 import { fieldByPath } from '../params/walk.ts';
 
 /** A value one axis gives its field in one run. */
@@ -18,6 +18,26 @@ export interface Axis {
 export const MAX_AXIS_VALUES = 100_000;
 
 /**
+ * How many values an axis as written gives, without building them (1 when it is malformed:
+ * expandAxis reports that), and whether it moves with another axis (then it adds no dimension).
+ * Lets a sweep's run count be checked before any axis is expanded.
+ */
+export function axisSize(raw: unknown): { size: number; linked: boolean } {
+  if (Array.isArray(raw)) return { size: Math.max(1, raw.length), linked: false };
+  if (raw === null || typeof raw !== 'object') return { size: 1, linked: false };
+  const r = raw as Record<string, unknown>;
+  const linked = r.with !== undefined;
+  if (Array.isArray(r.values)) return { size: Math.max(1, r.values.length), linked };
+  const { from, to, step, count } = r;
+  if (typeof count === 'number' && Number.isInteger(count) && count >= 1) return { size: count, linked };
+  if (typeof from === 'number' && typeof to === 'number' && typeof step === 'number' && step > 0) {
+    const n = Math.floor((to - from) / step + 1e-9) + 1;
+    if (Number.isFinite(n) && n >= 1) return { size: n, linked };
+  }
+  return { size: 1, linked };
+}
+
+/**
  * Expand one axis as written in a sweep file: a list of values, or a range
  * `{from, to, step}` (inclusive when `to` is hit), `{from, to, count}` (evenly spaced, both ends),
  * `{from, to, count, scale: log}` (geometric). Problems go to `problems`, each starting with
@@ -26,9 +46,7 @@ export const MAX_AXIS_VALUES = 100_000;
 export function expandAxis(where: string, field: string, raw: unknown, problems: string[]): Axis | null {
   const entry = fieldByPath.get(field);
   if (!entry) {
-    problems.push(
-      `${where}: unknown parameter ${JSON.stringify(field)}; allowed: a field of \`murmur params\``,
-    );
+    problems.push(`${where}: unknown parameter ${formatValue(field)}; allowed: a field of \`murmur params\``);
     return null;
   }
   if (field === 'seed') {
@@ -47,12 +65,12 @@ export function expandAxis(where: string, field: string, raw: unknown, problems:
         problems.push(`${where}.${k}: unknown key; allowed: from, to, step, count, scale, values, with`);
     if (r.with !== undefined) {
       if (typeof r.with !== 'string')
-        problems.push(`${where}.with: got ${JSON.stringify(r.with)}; allowed: the name of another axis`);
+        problems.push(`${where}.with: got ${formatValue(r.with)}; allowed: the name of another axis`);
       else withAxis = r.with;
     }
     if (r.values !== undefined) {
       if (!Array.isArray(r.values))
-        problems.push(`${where}.values: got ${JSON.stringify(r.values)}; allowed: a list`);
+        problems.push(`${where}.values: got ${formatValue(r.values)}; allowed: a list`);
       else values = r.values as AxisValue[];
       if (r.from !== undefined || r.to !== undefined)
         problems.push(`${where}: give either values or from/to, not both`);
@@ -62,7 +80,7 @@ export function expandAxis(where: string, field: string, raw: unknown, problems:
     }
   } else {
     problems.push(
-      `${where}: got ${JSON.stringify(raw)}; allowed: a list of values, or a range {from, to, step} / {from, to, count[, scale: log]}`,
+      `${where}: got ${formatValue(raw)}; allowed: a list of values, or a range {from, to, step} / {from, to, count[, scale: log]}`,
     );
   }
   if (problems.length > before) return null;
@@ -70,10 +88,15 @@ export function expandAxis(where: string, field: string, raw: unknown, problems:
     problems.push(`${where}: no values; allowed: at least one value`);
     return null;
   }
+  if (values.length > MAX_AXIS_VALUES) {
+    problems.push(`${where}: ${values.length} values; allowed: at most ${MAX_AXIS_VALUES}`);
+    return null;
+  }
   values.forEach((v, i) => {
     const why = leafProblem(entry.spec, v);
-    if (why) problems.push(`${where}[${i}]: got ${JSON.stringify(v)}; allowed: ${why}`);
+    if (why) problems.push(`${where}[${i}]: got ${formatValue(v)}; allowed: ${why}`);
   });
+  if (problems.length > before) return null;
   if (new Set(values.map((v) => JSON.stringify(v))).size !== values.length)
     problems.push(`${where}: a value is listed twice; allowed: distinct values`);
   if (problems.length > before) return null;
@@ -85,7 +108,7 @@ function rangeValues(where: string, r: Record<string, unknown>, problems: string
     const v = r[k];
     if (v === undefined) return undefined;
     if (typeof v !== 'number' || !Number.isFinite(v)) {
-      problems.push(`${where}.${k}: got ${JSON.stringify(v)}; allowed: a finite number`);
+      problems.push(`${where}.${k}: got ${formatValue(v)}; allowed: a finite number`);
       return undefined;
     }
     return v;
@@ -106,7 +129,7 @@ function rangeValues(where: string, r: Record<string, unknown>, problems: string
   }
   const scale = r.scale ?? 'linear';
   if (scale !== 'linear' && scale !== 'log') {
-    problems.push(`${where}.scale: got ${JSON.stringify(scale)}; allowed: "linear" or "log"`);
+    problems.push(`${where}.scale: got ${formatValue(scale)}; allowed: "linear" or "log"`);
     return null;
   }
   if (count !== undefined) {

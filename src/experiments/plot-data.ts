@@ -1,6 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
+import { type FileMetaData, parquetMetadata, parquetReadObjects } from 'hyparquet';
+import { METRIC_KEYS } from '../metrics/metrics.ts';
+import type { Params } from '../params/schema.ts';
+import { resolveParams } from '../params/validate.ts';
+import { readSweepDir } from './collect.ts';
+import { MAX_PLOT_INPUT_BYTES } from './limits.ts';
+import { DIGEST_KEY, parquetSealProblem } from './table.ts';
 
 /** Samples of a run or a sweep: one row per run per sample, numbers or strings by column name. */
 export interface SampleTable {
@@ -13,46 +19,177 @@ export interface SampleTable {
 }
 
 /**
- * Read DIR/samples.parquet (a sweep, with hyparquet) or DIR/metrics.csv (`murmur run --out`).
- * Problems name the directory; returns null if any.
+ * Read DIR/samples.parquet (a sweep, with hyparquet) or DIR/metrics.csv (`murmur run --out`),
+ * checked by content: the sweep.json or params.json beside it valid, the columns the ones murmur
+ * writes, at least one row, every value a number where one is due, and the Parquet values'
+ * digest equal to the one its footer records. Problems name the file; returns null if any.
  */
 export async function readSamples(dir: string, problems: string[]): Promise<SampleTable | null> {
   const parquet = join(dir, 'samples.parquet');
-  if (existsSync(parquet)) {
-    const file = await asyncBufferFromFile(parquet);
-    const raw = (await parquetReadObjects({ file })) as Record<string, unknown>[];
-    const rows = raw.map((r) => {
-      const o: Record<string, number | string | boolean> = {};
-      for (const [k, v] of Object.entries(r))
-        o[k] = typeof v === 'bigint' ? Number(v) : (v as number | string | boolean);
-      return o;
-    });
-    const sweep = JSON.parse(readFileSync(join(dir, 'sweep.json'), 'utf8')) as {
-      axes: { field: string; with: string | null }[];
-    };
-    const links: Record<string, string> = {};
-    for (const a of sweep.axes) if (a.with) links[a.field] = a.with;
-    return { swept: sweep.axes.map((a) => a.field), links, rows, source: parquet };
-  }
+  if (existsSync(parquet)) return readParquetSamples(dir, parquet, problems);
   const csv = join(dir, 'metrics.csv');
-  if (existsSync(csv)) {
-    const params = JSON.parse(readFileSync(join(dir, 'params.json'), 'utf8')) as { dt: number; seed: number };
-    const lines = readFileSync(csv, 'utf8').trim().split('\n');
-    const header = lines[0].split(',');
-    const rows = lines.slice(1).map((l) => {
-      const o: Record<string, number> = { run: 0, replicate: 0, seed: params.seed };
-      l.split(',').forEach((cell, i) => {
-        o[header[i]] = cell === '' ? Number.NaN : Number(cell);
-      });
-      o.t = o.step * params.dt;
-      return o;
-    });
-    return { swept: [], rows, source: csv };
-  }
+  if (existsSync(csv)) return readCsvSamples(dir, csv, problems);
   problems.push(
     `${dir}: holds neither samples.parquet (murmur sweep / collect) nor metrics.csv (murmur run --out); allowed: one of those directories`,
   );
   return null;
+}
+
+function sizeProblem(path: string): string | null {
+  const size = statSync(path).size;
+  return size > MAX_PLOT_INPUT_BYTES
+    ? `${path}: ${size} bytes; allowed: at most ${MAX_PLOT_INPUT_BYTES}`
+    : null;
+}
+
+const METRIC_COLUMNS = METRIC_KEYS.filter((k) => k !== 'step') as string[];
+
+async function readParquetSamples(
+  dir: string,
+  parquet: string,
+  problems: string[],
+): Promise<SampleTable | null> {
+  const big = sizeProblem(parquet);
+  if (big !== null) {
+    problems.push(big);
+    return null;
+  }
+  const sweep = readSweepDir(dir, problems);
+  if (sweep === null) return null;
+  let columns: { name: string; data: unknown[] }[];
+  try {
+    // the file's own SHA-256 first: nothing of a changed file is decoded
+    const bytes = new Uint8Array(readFileSync(parquet));
+    const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+    const metadata = parquetMetadata(file);
+    const recorded = metadata.key_value_metadata?.find((kv) => kv.key === DIGEST_KEY)?.value;
+    const seal = parquetSealProblem(bytes, recorded);
+    if (seal !== null) {
+      problems.push(
+        `${parquet}: ${seal}; allowed: the file as murmur sweep or collect wrote it (\`murmur collect ${dir}\` rewrites it)`,
+      );
+      return null;
+    }
+    columns = await readParquetColumns(file, metadata);
+  } catch (e) {
+    problems.push(`${parquet}: corrupted or not Parquet: ${(e as Error).message.split('\n')[0]}`);
+    return null;
+  }
+  const axes = sweep.spec.axes.map((a) => a.field);
+  const want = ['run', ...axes, 'replicate', 'seed', 'step', 't', ...METRIC_COLUMNS];
+  const names = columns.map((c) => c.name);
+  if (JSON.stringify(names) !== JSON.stringify(want)) {
+    problems.push(`${parquet}: columns ${names.join(', ')}; allowed: the sweep's ${want.join(', ')}`);
+    return null;
+  }
+  const n = columns[0].data.length;
+  if (n === 0 || columns.some((c) => c.data.length !== n)) {
+    problems.push(`${parquet}: ${n} rows; allowed: the samples of at least one run, as many in every column`);
+    return null;
+  }
+  const raw = Array.from({ length: n }, (_, i) => {
+    const o: Record<string, unknown> = {};
+    for (const c of columns) o[c.name] = c.data[i];
+    return o;
+  });
+  const rows = raw.map((r) => {
+    const o: Record<string, number | string | boolean> = {};
+    for (const [k, v] of Object.entries(r))
+      o[k] = typeof v === 'bigint' ? Number(v) : (v as number | string | boolean);
+    return o;
+  });
+  const links: Record<string, string> = {};
+  for (const a of sweep.spec.axes) if (a.with) links[a.field] = a.with;
+  return { swept: axes, links, rows, source: parquet };
+}
+
+/**
+ * Every column of a Parquet file, read one column of one row group at a time: hyparquet starts
+ * every chunk's read at once, and when a corrupted chunk fails the others' failures would be
+ * left unhandled — one chunk per call keeps every error in the caller's hands.
+ */
+async function readParquetColumns(
+  file: ArrayBuffer,
+  metadata: FileMetaData,
+): Promise<{ name: string; data: unknown[] }[]> {
+  const names = metadata.schema.slice(1).map((e) => e.name);
+  const columns = names.map((name) => ({ name, data: [] as unknown[] }));
+  let rowStart = 0;
+  for (const g of metadata.row_groups) {
+    const rowEnd = rowStart + Number(g.num_rows);
+    for (const c of columns) {
+      const rows = (await parquetReadObjects({
+        file,
+        metadata,
+        columns: [c.name],
+        rowStart,
+        rowEnd,
+      })) as Record<string, unknown>[];
+      for (const r of rows) c.data.push(r[c.name]);
+    }
+    rowStart = rowEnd;
+  }
+  return columns;
+}
+
+function readCsvSamples(dir: string, csv: string, problems: string[]): SampleTable | null {
+  const paramsPath = join(dir, 'params.json');
+  let params: Params;
+  try {
+    const big = sizeProblem(csv) ?? (existsSync(paramsPath) ? sizeProblem(paramsPath) : null);
+    if (big !== null) {
+      problems.push(big);
+      return null;
+    }
+    params = resolveParams(JSON.parse(readFileSync(paramsPath, 'utf8')) as Record<string, unknown>);
+  } catch (e) {
+    problems.push(`${paramsPath}: not the parameters of a run: ${(e as Error).message.split('\n')[0]}`);
+    return null;
+  }
+  const lines = readFileSync(csv, 'utf8').split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  const header = (lines[0] ?? '').split(',');
+  const missing = METRIC_KEYS.filter((k) => !header.includes(k));
+  if (missing.length > 0 || new Set(header).size !== header.length) {
+    problems.push(
+      `${csv}: line 1: columns ${JSON.stringify(lines[0] ?? '')}; allowed: a header naming ${METRIC_KEYS.join(', ')} once each (murmur run --out)`,
+    );
+    return null;
+  }
+  if (lines.length < 2) {
+    problems.push(`${csv}: no rows; allowed: at least one row of metrics`);
+    return null;
+  }
+  const numeric = new Set<string>(METRIC_KEYS);
+  const whole = new Set(['step', 'alivePrey', 'alivePredators', 'clusters']);
+  const rows: Record<string, number | string>[] = [];
+  for (let n = 1; n < lines.length; n++) {
+    const cells = lines[n].split(',');
+    const where = `${csv}: line ${n + 1}`;
+    if (cells.length !== header.length) {
+      problems.push(`${where}: ${cells.length} cells; allowed: ${header.length}, one per column`);
+      return null;
+    }
+    const o: Record<string, number | string> = { run: 0, replicate: 0, seed: params.seed };
+    for (let i = 0; i < header.length; i++) {
+      const k = header[i];
+      if (!numeric.has(k)) {
+        o[k] = cells[i];
+        continue;
+      }
+      const v = cells[i].trim() === '' ? Number.NaN : Number(cells[i]);
+      if (!(Number.isFinite(v) && (!whole.has(k) || (Number.isInteger(v) && v >= 0)))) {
+        problems.push(
+          `${where}, ${k}: got ${JSON.stringify(cells[i])}; allowed: ${whole.has(k) ? 'a whole number ≥ 0' : 'a finite number'}`,
+        );
+        return null;
+      }
+      o[k] = v;
+    }
+    o.t = (o.step as number) * params.dt;
+    rows.push(o);
+  }
+  return { swept: [], rows, source: csv };
 }
 
 /** Mean and sample standard deviation (0 for one value). */

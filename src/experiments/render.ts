@@ -2,6 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { Resvg } from '@resvg/resvg-js';
 import * as vega from 'vega';
 import { compile } from 'vega-lite';
+import { UsageError } from '../cli/errors.ts';
+import { MAX_PNG_PIXELS } from './limits.ts';
 import type { VegaLiteSpec } from './plot-specs.ts';
 
 /**
@@ -16,6 +18,13 @@ export async function renderChart(
   const view = new vega.View(vega.parse(compile(spec as never).spec), { renderer: 'none' });
   const svg = await view.toSVG();
   view.finalize();
+  // the chart's size with its titles, axes and legends: checked before a pixel is allocated
+  const m = /^<svg[^>]*?\swidth="([\d.]+)"[^>]*?\sheight="([\d.]+)"/.exec(svg);
+  const pixels = m ? Math.ceil(Number(m[1]) * scale) * Math.ceil(Number(m[2]) * scale) : Number.NaN;
+  if (!(pixels <= MAX_PNG_PIXELS))
+    throw new UsageError([
+      `--width, --height, --scale: the chart is ${m ? `${m[1]} × ${m[2]}` : 'of unknown size'} SVG units, × ${scale} = ${pixels} PNG pixels; allowed: at most ${MAX_PNG_PIXELS}`,
+    ]);
   writeFileSync(`${base}.svg`, svg);
   const png = new Resvg(svg, {
     fitTo: { mode: 'zoom', value: scale },

@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic.ts';
+import { checkRunFile } from './run-file.ts';
 import type { RunResult } from './run-one.ts';
-import type { RunSpec } from './spec.ts';
+import type { RunSpec, SweepSpec } from './spec.ts';
 
 /** Layout of a sweep's output directory. */
 export const SWEEP_FILE = 'sweep.json';
@@ -20,27 +21,13 @@ export function saveResult(dir: string, r: RunResult): void {
   writeFileAtomic(resultPath(dir, r.index), `${JSON.stringify(r)}\n`);
 }
 
-/** The run's result if it finished before with the same inputs (same key), else null. */
-export function finishedResult(dir: string, run: RunSpec): RunResult | null {
+/**
+ * The run's result if it finished before with the same inputs (same key) and its file is one the
+ * sweep could have written (checkRunFile), else null: a broken or foreign file is run again.
+ */
+export function finishedResult(dir: string, run: RunSpec, spec: SweepSpec): RunResult | null {
   const p = resultPath(dir, run.index);
   if (!existsSync(p)) return null;
-  try {
-    const r = JSON.parse(readFileSync(p, 'utf8')) as RunResult;
-    return r.key === run.key ? r : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Every result file in `dir/runs` (any key), by run index. */
-export function readResults(dir: string): Map<number, RunResult> {
-  const out = new Map<number, RunResult>();
-  const runs = join(dir, RUNS_DIR);
-  if (!existsSync(runs)) return out;
-  for (const name of readdirSync(runs)) {
-    if (!/^run-\d+\.json$/.test(name)) continue;
-    const r = JSON.parse(readFileSync(join(runs, name), 'utf8')) as RunResult;
-    out.set(r.index, r);
-  }
-  return out;
+  const c = checkRunFile(p, run, spec);
+  return 'ok' in c ? c.ok : null;
 }

@@ -1,14 +1,23 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { CPU_KERNELS } from '../backends/kernels.ts';
 import { BACKEND_NAMES } from '../backends/registry.ts';
 import { paramsFromOptions } from '../flock.ts';
 import { getPreset, presets } from '../params/presets.ts';
 import type { Params, ParamsOverride } from '../params/schema.ts';
-import { formatIssue, mergeOverrides, ParamError, resolveParams, suggest } from '../params/validate.ts';
+import {
+  formatIssue,
+  formatValue,
+  mergeOverrides,
+  ParamError,
+  resolveParams,
+  suggest,
+} from '../params/validate.ts';
 import { fieldByPath, setPath } from '../params/walk.ts';
-import { type Axis, type AxisValue, expandAxis } from './axes.ts';
+import { type Axis, type AxisValue, axisSize, expandAxis } from './axes.ts';
+import { duplicateJsonKey, structureProblem } from './file-structure.ts';
+import { MAX_NESTING, MAX_RUNS, MAX_SAMPLE_ROWS, MAX_SWEEP_FILE_BYTES, samplesPerRun } from './limits.ts';
 
 /** Backends a sweep may ask for; `auto`: cpu in a pool of one flock per core, workers for large flocks. */
 export const SWEEP_BACKENDS = ['auto', ...BACKEND_NAMES] as const;
@@ -72,25 +81,54 @@ const KEYS = [
 export function readSweepFile(path: string, problems: string[]): unknown {
   let text: string;
   try {
+    const size = statSync(path).size;
+    if (size > MAX_SWEEP_FILE_BYTES) {
+      problems.push(`${path}: ${size} bytes; allowed: a sweep file of at most ${MAX_SWEEP_FILE_BYTES} bytes`);
+      return null;
+    }
     text = readFileSync(path, 'utf8');
   } catch (e) {
     problems.push(`${path}: cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
     return null;
   }
   const yamlName = /\.ya?ml$/i.test(path);
+  let value: unknown;
   try {
-    return yamlName ? parseYaml(text) : JSON.parse(text);
+    value = yamlName ? parseYaml(text) : JSON.parse(text);
+    if (!yamlName) {
+      // JSON.parse keeps the last of two equal keys silently; the YAML parser refuses them
+      const twice = duplicateJsonKey(text);
+      if (twice !== null) {
+        problems.push(`${path}: ${twice}: the key is given twice; allowed: each key once`);
+        return null;
+      }
+    }
   } catch (e) {
+    let yamlError = e;
     if (!yamlName) {
       try {
-        return parseYaml(text);
-      } catch {}
+        value = parseYaml(text);
+        yamlError = null;
+      } catch (e2) {
+        yamlError = e2;
+      }
     }
-    problems.push(
-      `${path}: not valid ${yamlName ? 'YAML' : 'JSON or YAML'}: ${(e as Error).message.split('\n')[0]}`,
-    );
+    if (yamlError !== null) {
+      const why = (e as Error).message.split('\n')[0];
+      problems.push(
+        /Maximum call stack/.test(`${(yamlError as Error).message}`)
+          ? `${path}: nested too deep for the parser; allowed: at most ${MAX_NESTING} levels`
+          : `${path}: not valid ${yamlName ? 'YAML' : 'JSON or YAML'}: ${why}`,
+      );
+      return null;
+    }
+  }
+  const bad = structureProblem(value);
+  if (bad !== null) {
+    problems.push(`${path}: ${bad}`);
     return null;
   }
+  return value;
 }
 
 function int(
@@ -100,11 +138,12 @@ function int(
   max: number,
   fallback: number,
   problems: string[],
+  label = key,
 ): number {
   const v = raw[key];
   if (v === undefined) return fallback;
   if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
-    problems.push(`${key}: got ${JSON.stringify(v)}; allowed: a whole number from ${min} to ${max}`);
+    problems.push(`${label}: got ${formatValue(v)}; allowed: a whole number from ${min} to ${max}`);
     return fallback;
   }
   return v;
@@ -119,7 +158,7 @@ function choice<T extends string>(
   const v = raw[key];
   if (v === undefined) return options[0];
   if (typeof v !== 'string' || !(options as readonly string[]).includes(v)) {
-    problems.push(`${key}: got ${JSON.stringify(v)}; allowed: one of ${options.join(', ')}`);
+    problems.push(`${key}: got ${formatValue(v)}; allowed: one of ${options.join(', ')}`);
     return options[0];
   }
   return v as T;
@@ -132,7 +171,14 @@ function choice<T extends string>(
 export function parseSweep(raw: unknown, problems: string[]): SweepSpec | null {
   const before = problems.length;
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    problems.push(`sweep file: got ${JSON.stringify(raw)}; allowed: an object with axes, steps, …`);
+    problems.push(`sweep file: got ${formatValue(raw)}; allowed: an object with axes, steps, …`);
+    return null;
+  }
+  // keys that reach a prototype, and nesting, before any value is read (also for callers that
+  // did not read the sweep from a file)
+  const bad = structureProblem(raw);
+  if (bad !== null) {
+    problems.push(bad);
     return null;
   }
   const r = raw as Record<string, unknown>;
@@ -141,25 +187,34 @@ export function parseSweep(raw: unknown, problems: string[]): SweepSpec | null {
       const s = suggest(k, KEYS);
       problems.push(`${k}: unknown key; ${s ? `did you mean ${s}? ` : ''}allowed: ${KEYS.join(', ')}`);
     }
-  const name = r.name === undefined ? 'sweep' : String(r.name);
+  let name = 'sweep';
+  if (r.name !== undefined) {
+    if (typeof r.name !== 'string' || r.name === '' || r.name.length > 200)
+      problems.push(`name: got ${formatValue(r.name)}; allowed: a string of 1 to 200 characters`);
+    else name = r.name;
+  }
+  // the number of runs and samples, from the axes' sizes and the seeds, before anything is expanded
+  const steps = int(r, 'steps', 0, 1e9, 1000, problems);
+  const every = int(r, 'every', 1, 1e9, Math.max(1, Math.floor(steps / 100)), problems);
+  if (!sizeWithinLimits(r, steps, every, problems)) return null;
   let preset: string | null = null;
   if (r.preset !== undefined) {
     if (typeof r.preset !== 'string' || !getPreset(r.preset))
       problems.push(
-        `preset: got ${JSON.stringify(r.preset)}; allowed: one of ${Object.keys(presets).join(', ')}`,
+        `preset: got ${formatValue(r.preset)}; allowed: one of ${Object.keys(presets).join(', ')}`,
       );
     else preset = r.preset;
   }
   let params: ParamsOverride = {};
   if (r.params !== undefined) {
     if (r.params === null || typeof r.params !== 'object' || Array.isArray(r.params))
-      problems.push(`params: got ${JSON.stringify(r.params)}; allowed: an object of parameter overrides`);
+      problems.push(`params: got ${formatValue(r.params)}; allowed: an object of parameter overrides`);
     else params = dotted(r.params as Record<string, unknown>);
   }
   const axes: Axis[] = [];
   if (r.axes !== undefined) {
     if (r.axes === null || typeof r.axes !== 'object' || Array.isArray(r.axes))
-      problems.push(`axes: got ${JSON.stringify(r.axes)}; allowed: an object {field: values or range}`);
+      problems.push(`axes: got ${formatValue(r.axes)}; allowed: an object {field: values or range}`);
     else
       for (const [field, v] of Object.entries(r.axes as Record<string, unknown>)) {
         const a = expandAxis(`axes.${field}`, field, v, problems);
@@ -171,7 +226,7 @@ export function parseSweep(raw: unknown, problems: string[]): SweepSpec | null {
     const leader = axes.find((b) => b.field === a.with);
     if (!leader || leader.with !== null)
       problems.push(
-        `axes.${a.field}.with: got ${JSON.stringify(a.with)}; allowed: the name of another axis that is not itself linked (${axes
+        `axes.${a.field}.with: got ${formatValue(a.with)}; allowed: the name of another axis that is not itself linked (${axes
           .filter((b) => b.with === null && b !== a)
           .map((b) => b.field)
           .join(', ')})`,
@@ -182,8 +237,6 @@ export function parseSweep(raw: unknown, problems: string[]): SweepSpec | null {
       );
   }
   const seeds = readSeeds(r, problems);
-  const steps = int(r, 'steps', 0, 1e9, 1000, problems);
-  const every = int(r, 'every', 1, 1e9, Math.max(1, Math.floor(steps / 100)), problems);
   const backend = choice(r, 'backend', SWEEP_BACKENDS, problems);
   const kernel = choice(r, 'kernel', SWEEP_KERNELS, problems);
   const threads = int(r, 'threads', 0, 256, 0, problems);
@@ -192,8 +245,8 @@ export function parseSweep(raw: unknown, problems: string[]): SweepSpec | null {
   if (r.trajectory !== undefined) {
     const t = r.trajectory as Record<string, unknown> | null;
     if (t === null || typeof t !== 'object' || Array.isArray(t) || Object.keys(t).some((k) => k !== 'every'))
-      problems.push(`trajectory: got ${JSON.stringify(r.trajectory)}; allowed: {every: K}`);
-    else trajectoryEvery = int(t, 'every', 1, 1e9, 0, problems);
+      problems.push(`trajectory: got ${formatValue(r.trajectory)}; allowed: {every: K}`);
+    else trajectoryEvery = int(t, 'every', 1, 1e9, 0, problems, 'trajectory.every');
   }
   if (backend === 'webgpu' && r.kernel !== undefined)
     problems.push('kernel: applies to backend cpu, workers or auto; webgpu runs WGSL');
@@ -223,6 +276,48 @@ export function parseSweep(raw: unknown, problems: string[]): SweepSpec | null {
   return spec;
 }
 
+/**
+ * Refuse a sweep whose runs (axes' sizes × seeds) or sample rows (runs × samples per run) pass
+ * the limits, computed from the file as written: nothing is expanded or planned first.
+ */
+function sizeWithinLimits(
+  r: Record<string, unknown>,
+  steps: number,
+  every: number,
+  problems: string[],
+): boolean {
+  const dims: string[] = [];
+  let runs = 1;
+  if (r.axes !== null && typeof r.axes === 'object' && !Array.isArray(r.axes))
+    for (const [field, v] of Object.entries(r.axes as Record<string, unknown>)) {
+      const { size, linked } = axisSize(v);
+      if (linked) continue;
+      runs *= size;
+      dims.push(`${field} ${size}`);
+    }
+  const seeds = Array.isArray(r.seeds)
+    ? r.seeds.length
+    : typeof r.replicates === 'number' && Number.isInteger(r.replicates) && r.replicates > 0
+      ? r.replicates
+      : 1;
+  runs *= seeds;
+  const sizes = `${[...dims, `seeds ${seeds}`].join(' × ')} = ${runs} runs`;
+  if (runs > MAX_RUNS) {
+    problems.push(
+      `axes, seeds/replicates: ${sizes}; allowed: at most ${MAX_RUNS} runs per sweep (split it into several sweep files)`,
+    );
+    return false;
+  }
+  const rows = runs * samplesPerRun(steps, every);
+  if (rows > MAX_SAMPLE_ROWS) {
+    problems.push(
+      `every: ${sizes} × ${samplesPerRun(steps, every)} samples (steps ${steps}, every ${every}) = ${rows} rows of samples; allowed: at most ${MAX_SAMPLE_ROWS} (raise every, or split the sweep)`,
+    );
+    return false;
+  }
+  return true;
+}
+
 /** `params` may be nested ({separation: {radius: 2}}) or dotted ({"separation.radius": 2}). */
 function dotted(o: Record<string, unknown>): ParamsOverride {
   const out: Record<string, unknown> = {};
@@ -244,7 +339,7 @@ function readSeeds(r: Record<string, unknown>, problems: string[]): number[] {
     const ok = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 0xffffffff;
     if (!Array.isArray(s) || s.length === 0 || !s.every(ok) || new Set(s).size !== s.length) {
       problems.push(
-        `seeds: got ${JSON.stringify(s)}; allowed: a non-empty list of distinct whole numbers from 0 to 4294967295`,
+        `seeds: got ${formatValue(s)}; allowed: a non-empty list of distinct whole numbers from 0 to 4294967295`,
       );
       return [];
     }

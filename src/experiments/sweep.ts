@@ -71,7 +71,7 @@ export async function executeSweep(o: {
   const t0 = performance.now();
   const { dir, spec } = o;
   const mine = o.runs.filter((r) => inShard(r.index, o.shard));
-  const todo = mine.filter((r) => finishedResult(dir, r) === null);
+  const todo = mine.filter((r) => finishedResult(dir, r, spec) === null);
   if (spec.trajectoryEvery > 0) mkdirSync(join(dir, TRAJECTORY_DIR), { recursive: true });
   const settings = (r: RunSpec, backend: RunSettings['backend']): RunSettings => ({
     steps: spec.steps,

@@ -11,6 +11,11 @@ export interface Preset {
   /** The document the preset reproduces exactly or is tuned after (see docs/model.md). */
   readonly source: string;
   readonly summary: string;
+  /**
+   * Where an exact preset does not compute its document's formula (docs/model.md, "Where the
+   * exact presets depart"): each departure in words, the document's line and murmur's form.
+   */
+  readonly departures?: readonly string[];
   readonly params: ParamsOverride;
 }
 
@@ -28,9 +33,10 @@ export type PresetName =
 
 /** The built-in presets: overrides on top of the schema defaults. */
 export const presets: Readonly<Record<PresetName, Preset>> = {
-  // Exact presets: where a document gives no value (weights, radii, speeds), the tuned preset's
-  // value is taken, scaled by dt where the document's formula has no dt, so that the two differ
-  // only where the formulas do.
+  // Exact presets: where a document gives no value (weights, radii, speeds) the value is chosen
+  // (docs/model.md says where each comes from): intel takes fish's; cgit reynolds' radii, speeds
+  // and maxAccel scaled by 0.1 to the report's 9-unit cube; lindqvist-thesis and chalmers values
+  // of their own for rules added to the velocity per step.
   intel: {
     name: 'intel',
     source: 'Intel fish-school article, exactly',
@@ -59,9 +65,13 @@ export const presets: Readonly<Record<PresetName, Preset>> = {
   },
   cgit: {
     name: 'cgit',
-    source: 'CGIT report, exactly',
+    source: 'CGIT report, exactly but for obstacle avoidance',
     summary:
-      'Reynolds steering as the report states it: mean of unit offsets / distance, unit mean velocity and mean offset, each minus the velocity, weighted, summed and limited to max steering; 9-unit scene cube whose walls add 3 to the velocity inwards',
+      'Reynolds steering as the report states it: mean of unit offsets / distance, unit mean velocity and mean offset, each minus the velocity, weighted, summed and limited to max steering; 9-unit scene cube whose walls add 3 to the velocity inwards; obstacles: murmur’s see-ahead, not the report’s',
+    departures: [
+      'obstacle avoidance (report lines 21–23): the report casts a ray of length 3 along the heading, scaled by the time step (3·dt), counts a hit wherever b² − 4ac ≥ 0 (the whole line: also behind the agent and past the ray’s end), and adds "ahead − centre" of the closest hit obstacle unweighted to the rules before their sum is limited; murmur tests the segment p → p + v·avoidance.lookAhead (0.5 s of travel; a hit at t in [0, 1] or from inside) and steers from the centre of the nearest hit towards the segment’s tip with magnitude avoidance.weight · motion.maxAccel (4 · 4)',
+      'obstacle collisions: the report’s obstacles are cubes inside bounding spheres that only the steering avoids; murmur’s are the spheres, and a move into one is refused (avoidance.collision: stay)',
+    ],
     params: {
       prey: 2000,
       world: { x: 9, y: 9, z: 9, boundary: 'push', push: 3 },
@@ -104,9 +114,12 @@ export const presets: Readonly<Record<PresetName, Preset>> = {
   },
   chalmers: {
     name: 'chalmers',
-    source: 'Chalmers study (massive flocks), exactly',
+    source: 'Chalmers study (massive flocks), exactly but for the rule weights',
     summary:
-      'The study’s formulas: offset to the neighbours’ centre, velocity matching, mean of offsets / distance², prey flee along mean unit vectors; priority allocation; the change of velocity limited to max acceleration per step; predators head for the centre of the prey they see',
+      'The study’s formulas: offset to the neighbours’ centre, velocity matching, mean of offsets / distance², prey flee along mean unit vectors; priority allocation of the weighted rules (weights 1: the study’s unweighted sum); the change of velocity limited to max acceleration per step; predators head for the centre of the prey they see',
+    departures: [
+      'rule weights before the priority allocation (study lines 165–173): the study allocates the acceleration budget to the rule vectors as they are and sums them, v′ = v_c + v_a + v_s (weights a, b, c belong to its weighted-average form, line 159); the preset weights them first (separation 0.1, alignment 0.03, cohesion 0.015, flee 0.6), which sets how much of the budget each asks for — separation.weight, alignment.weight, cohesion.weight and flee.weight 1 give the study’s form exactly (test/exact-chalmers.test.ts)',
+    ],
     params: {
       prey: 50000,
       predators: 20,

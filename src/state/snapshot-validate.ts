@@ -17,6 +17,20 @@ import { SnapshotError } from './snapshot-error.ts';
 /** Byte offsets of the header words after magic and versions (v1 and v2; v2 adds the metadata length at 36). */
 export const SNAPSHOT_WORDS = { paramsLength: 16, count: 20, capacity: 24, stepLo: 28, stepHi: 32 } as const;
 
+/**
+ * The largest step count: the counter is exact to 2⁵³ − 1 (a JavaScript number; two u32 words in
+ * the state header and a snapshot). step() refuses a call that would pass it, so every count a
+ * flock reaches saves and restores; at a microsecond a step it is 285 years away.
+ */
+export const MAX_STEP_COUNT = Number.MAX_SAFE_INTEGER;
+
+/** Why stepping `n` more steps from `stepCount` would pass {@link MAX_STEP_COUNT}, or null. */
+export function stepsLeftProblem(call: string, stepCount: number, n: number): string | null {
+  return n > MAX_STEP_COUNT - stepCount
+    ? `${call}(${n}): the step count would pass ${MAX_STEP_COUNT} (2⁵³ − 1, the largest it counts exactly); this flock is at step ${stepCount}, ${MAX_STEP_COUNT - stepCount} steps from it`
+    : null;
+}
+
 /** Round up to 4 bytes in ordinary arithmetic (no 32-bit overflow). */
 const pad4 = (n: number) => Math.ceil(n / 4) * 4;
 
@@ -69,9 +83,16 @@ export function checkSnapshotHeader(
       paramsLength,
       `2 to ${MAX_PARAMS_BYTES} bytes of JSON`,
     );
-  // the step count is a safe integer (below 2⁵³): the high word below 2²¹
+  // the step count within the counter's range (stepping refuses to pass it, so every step count
+  // the engine reaches saves and restores)
   const stepHi = word('stepHi');
-  if (stepHi >= 2 ** 21) refuse('step count (high word)', SNAPSHOT_WORDS.stepHi, stepHi, `below ${2 ** 21}`);
+  if (stepHi >= 2 ** 21)
+    refuse(
+      'step count (high word)',
+      SNAPSHOT_WORDS.stepHi,
+      stepHi,
+      `below ${2 ** 21} (at most ${MAX_STEP_COUNT} steps)`,
+    );
   const dataOffset = head + pad4(paramsLength) + pad4(metaLength);
   let byteLength = dataOffset;
   for (const f of FIELDS) byteLength += pad4(count * FIELD_BYTES[f]);
