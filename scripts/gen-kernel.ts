@@ -260,15 +260,17 @@ export function renderGpuDerived(): string {
     HEADER,
     "import type { Params } from '../../params/schema.ts';",
     "import { f32sq, fovCosine } from '../../rules/derive-helpers.ts';",
-    "import type { UniformMember } from './uniforms.ts';",
     '',
-    '/** Derived members appended to the WGSL `Params` block (the shader reads them, never recomputes). */',
-    'export const derivedMembers: readonly UniformMember[] = [',
+    '/**',
+    ' * Derived members appended to the WGSL `Params` block (the shader reads them, never recomputes);',
+    ' * each a UniformMember of uniforms.ts, which imports this file (so this one imports nothing back).',
+    ' */',
+    'export const derivedMembers = [',
   ];
   for (const k of gpu)
     out.push(`  { name: '${k.name}', type: 'f32', doc: ${JSON.stringify(k.doc ?? k.derive)} },`);
   out.push(
-    '];',
+    '] as const;',
     '',
     '/** Their values, computed as the shader did (f32 arithmetic) so the bytes stay the same. */',
     'export function derivedValues(p: Params): Record<string, number> {',

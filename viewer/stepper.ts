@@ -11,7 +11,7 @@
  * the metrics, about twice a second, and before anything edits the state on the host).
  */
 import type { WebGpuBackend } from '../src/backends/webgpu/backend.ts';
-import type { Flock } from '../src/flock.ts';
+import { backendOf, type Flock } from '../src/flock.ts';
 
 /** Longest frame delta that counts as simulated time (seconds); longer pauses are dropped. */
 const MAX_FRAME_DELTA = 0.1;
@@ -114,7 +114,7 @@ export class Stepper {
     }
     if (this.inFlight || this.owed < dt) return;
     const n = Math.min(MAX_BATCH, Math.floor(this.owed / dt));
-    if (this.gpu && flock.engine === this.gpu) {
+    if (this.gpu && backendOf(flock) === this.gpu) {
       if (this.holds === 0) this.submitGpu(flock, this.gpu, n);
       return;
     }
@@ -180,7 +180,7 @@ export class Stepper {
     this.holds++;
     try {
       await this.settle(flock);
-      if (this.gpu && flock.engine === this.gpu) {
+      if (this.gpu && backendOf(flock) === this.gpu) {
         await this.gpu.readback(flock.state);
         this.ahead = 0;
       }

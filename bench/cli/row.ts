@@ -1,5 +1,6 @@
+import type { KernelChoice } from '../../src/backends/kernels.ts';
 import type { BackendName } from '../../src/backends/types.ts';
-import { engineInfo, type KernelName } from '../../src/cli/engine.ts';
+import { engineInfo } from '../../src/cli/engine.ts';
 import { createFlock, type Flock, paramsFromOptions } from '../../src/flock.ts';
 import type { PresetName } from '../../src/params/presets.ts';
 import { mergeOverrides, overrideFromPairs } from '../../src/params/validate.ts';
@@ -12,7 +13,7 @@ export interface RowSpec {
   /** Requested worker threads (workers backend); omitted: the backend's default. */
   threads?: number;
   /** Requested kernel (cpu and workers); omitted: the backend's default. */
-  kernel?: KernelName;
+  kernel?: KernelChoice;
   search: 'grid' | 'naive';
   preset: PresetName;
   /** `--set` pairs applied before the scenario. */

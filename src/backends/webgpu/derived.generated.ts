@@ -2,10 +2,12 @@
 
 import type { Params } from '../../params/schema.ts';
 import { f32sq, fovCosine } from '../../rules/derive-helpers.ts';
-import type { UniformMember } from './uniforms.ts';
 
-/** Derived members appended to the WGSL `Params` block (the shader reads them, never recomputes). */
-export const derivedMembers: readonly UniformMember[] = [
+/**
+ * Derived members appended to the WGSL `Params` block (the shader reads them, never recomputes);
+ * each a UniformMember of uniforms.ts, which imports this file (so this one imports nothing back).
+ */
+export const derivedMembers = [
   { name: 'sepR2', type: 'f32', doc: "sq(p.separation.radius)" },
   { name: 'aliR2', type: 'f32', doc: "sq(p.alignment.radius)" },
   { name: 'cohR2', type: 'f32', doc: "sq(p.cohesion.radius)" },
@@ -13,7 +15,7 @@ export const derivedMembers: readonly UniformMember[] = [
   { name: 'predVisionR2', type: 'f32', doc: "sq(p.predator.vision)" },
   { name: 'killR2', type: 'f32', doc: "sq(p.predator.killRadius)" },
   { name: 'fleeR2', type: 'f32', doc: "sq(p.flee.radius)" },
-];
+] as const;
 
 /** Their values, computed as the shader did (f32 arithmetic) so the bytes stay the same. */
 export function derivedValues(p: Params): Record<string, number> {
