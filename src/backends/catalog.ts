@@ -61,7 +61,10 @@ export const backends = {
   },
 } as const satisfies Record<string, BackendEntry>;
 
-/** A backend's name: `cpu`, `workers` or `webgpu`. */
+/**
+ * A backend's name (the catalog's keys).
+ * @useDeclaredType
+ */
 export type BackendName = keyof typeof backends;
 
 /** The backend names, in the catalog's order. */
