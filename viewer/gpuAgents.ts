@@ -11,6 +11,7 @@
 import { Matrix4, type PerspectiveCamera, type ShaderMaterial, SphereGeometry } from 'three';
 import { AGENT_BYTES, AGENT_OFFSETS } from '../src/backends/webgpu/agents.ts';
 import type { WebGpuBackend } from '../src/backends/webgpu/backend.ts';
+import { Usage } from '../src/backends/webgpu/dispatch.ts';
 import type { Sphere } from '../src/params/spec.ts';
 import { GpuPassTimer } from './gpuPassTimer.ts';
 import { type ShapeName, shapeGeometry } from './shapes.ts';
@@ -21,8 +22,8 @@ const DEPTH_FORMAT: GPUTextureFormat = 'depth24plus';
 const SHAPE_FLOATS = 7;
 /** Floats in the uniform block `Look` of gpuAgents.wgsl. */
 const LOOK_FLOATS = 16 + 8 * 4;
-// GPUBufferUsage / GPUTextureUsage values (the globals are missing where WebGPU is not exposed)
-const USAGE = { VERTEX: 0x20, INDEX: 0x10, UNIFORM: 0x40, INDIRECT: 0x100, COPY_DST: 0x8 } as const;
+// GPUTextureUsage / GPUShaderStage values (the globals are missing where WebGPU is not exposed;
+// the buffer usages are the backend's Usage)
 const RENDER_ATTACHMENT = 0x10;
 const VERTEX_STAGE = 0x1;
 /** three's clip z is in [-w, w] (OpenGL); WebGPU's is [0, w]: z' = (z + w) / 2. */
@@ -183,12 +184,12 @@ export class GpuAgentView {
     const look = device.createBuffer({
       label: 'agent look',
       size: LOOK_FLOATS * 4,
-      usage: USAGE.UNIFORM | USAGE.COPY_DST,
+      usage: Usage.UNIFORM | Usage.COPY_DST,
     });
     const indirect = device.createBuffer({
       label: 'agent draw args',
       size: 16,
-      usage: USAGE.INDIRECT | USAGE.COPY_DST,
+      usage: Usage.INDIRECT | Usage.COPY_DST,
     });
     const bindGroup = device.createBindGroup({
       layout: bindLayout,
@@ -270,7 +271,7 @@ export class GpuAgentView {
     at.shape = at.device.createBuffer({
       label: `agent shape ${this.shapeName}`,
       size: data.byteLength,
-      usage: USAGE.VERTEX | USAGE.COPY_DST,
+      usage: Usage.VERTEX | Usage.COPY_DST,
     });
     at.device.queue.writeBuffer(at.shape, 0, data);
     at.vertices = n;
@@ -294,7 +295,7 @@ export class GpuAgentView {
       at.obstacles = at.device.createBuffer({
         label: 'obstacles',
         size: data.byteLength,
-        usage: USAGE.VERTEX | USAGE.COPY_DST,
+        usage: Usage.VERTEX | Usage.COPY_DST,
       });
     }
     at.device.queue.writeBuffer(at.obstacles, 0, data);
@@ -421,13 +422,13 @@ function unitSphere(device: GPUDevice): { vertices: GPUBuffer; indices: GPUBuffe
   const vertices = device.createBuffer({
     label: 'unit sphere',
     size: pos.byteLength,
-    usage: USAGE.VERTEX | USAGE.COPY_DST,
+    usage: Usage.VERTEX | Usage.COPY_DST,
   });
   device.queue.writeBuffer(vertices, 0, pos);
   const indices = device.createBuffer({
     label: 'unit sphere indices',
     size: idx.byteLength,
-    usage: USAGE.INDEX | USAGE.COPY_DST,
+    usage: Usage.INDEX | Usage.COPY_DST,
   });
   device.queue.writeBuffer(indices, 0, idx);
   return { vertices, indices, count: idx.length };

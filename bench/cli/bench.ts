@@ -8,9 +8,10 @@ import { err, out, sci, sig } from '../../src/cli/output.ts';
 import { resolveSources } from '../../src/cli/resolve.ts';
 import type { PresetName } from '../../src/params/presets.ts';
 import type { Params } from '../../src/params/schema.ts';
+import { flockRadius } from '../../src/rules/derive-helpers.ts';
 import { LINDQVIST } from '../lindqvist.ts';
 import { describeMachine, machineLine } from '../machine.ts';
-import { largestRadius, STANDARD_NEIGHBOURS, seesEveryone } from '../scenario.ts';
+import { STANDARD_NEIGHBOURS, seesEveryone } from '../scenario.ts';
 import { measureAll } from './measure.ts';
 import { paperLindqvist } from './paper.ts';
 import { scalingLines } from './repeat.ts';
@@ -227,7 +228,7 @@ function plan(argv: readonly string[]): BenchPlan | 'help' {
     skipped,
     paper: paper ?? null,
     preset,
-    radius: base ? largestRadius(base) : 0,
+    radius: base ? flockRadius(base) : 0,
     ownWorld: base && seesEveryone(base) ? base.world : null,
     json: f.bool('json'),
     inProcess: f.bool('in-process'),

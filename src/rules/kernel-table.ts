@@ -197,7 +197,7 @@ export const wasmISlots: readonly WasmSlot[] = [
   { name: 'n', count: 3, doc: 'nx ny nz' },
   { name: 'preyReach', count: 3, doc: 'kx ky kz' },
   { name: 'predReach', count: 3 },
-  { name: 'wrap', write: 'c.boundary === 1 ? 1 : 0' },
+  { name: 'wrap', write: 'c.boundary === WORLD_BOUNDARY_WRAP ? 1 : 0' },
   { name: 'dims2', write: 'c.dims === 2 ? 1 : 0' },
   { name: 'boundary', write: 'c.boundary' },
   { name: 'fall', count: 3, doc: 'sep ali coh', write: ['c.sepFall', 'c.aliFall', 'c.cohFall'] },
@@ -291,7 +291,7 @@ export const wasmFlags: readonly { readonly name: string; readonly from: string;
   },
   {
     name: 'generalPrey',
-    from: 'c.generalFinish || c.boundary > 2',
+    from: 'c.generalFinish || c.boundary === WORLD_BOUNDARY_PUSH || c.boundary === WORLD_BOUNDARY_TELEPORT',
     doc: 'The sweep finishes each prey with the scalar finish() (obstacles, laser, the documents’ forms, push and teleport walls), not the float32 quad.',
   },
   { name: 'sepSum', from: 'c.sepSum', doc: 'separation.reduce "sum": the separation sum is not averaged.' },

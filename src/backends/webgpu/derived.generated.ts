@@ -32,3 +32,6 @@ export function derivedValues(p: Params): Record<string, number> {
 
 /** WGSL constants shared with the CPU kernels (src/rules/shared-constants.ts). */
 export const sharedConstantsWgsl = "const COINCIDENT_EPS: f32 = 0.0001;\nconst TIE_BREAK_3D: vec3<f32> = vec3<f32>(0.6, 0.64, 0.48);\nconst TIE_BREAK_2D: vec3<f32> = vec3<f32>(0.6, 0.8, 0.0);";
+
+/** The WGSL agent record and the layout constants shared with the host (AGENT_OFFSETS, NO_CELL, PREY). */
+export const layoutWgsl = "// one agent record (AGENT_OFFSETS): info = kind | alive << 8\nstruct Agent {\n  pos: vec3<f32>, // byte 0\n  id: u32, // byte 12\n  vel: vec3<f32>, // byte 16\n  info: u32, // byte 28\n}\nconst NO_CELL: u32 = 0xffffffffu;\nconst PREY: u32 = 0u;\nconst PREDATOR: u32 = 1u;";
