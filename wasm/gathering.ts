@@ -5,10 +5,11 @@
 // the neighbour list (listNeighbours); pass 2 runs the rules over the list four at a time (flee,
 // then preyRules). A predator sums the prey in vision directly (chase). The sums go to
 // agent-update.ts's SUMS block, and finish() takes them from there.
-import { finish, putSums, SUM_ALI, SUM_COH, SUM_FLEE, SUM_SEP } from './agent-update';
+import { finish, putSums } from './agent-update';
 import { gf, gi, gp } from './blocks';
 import { CD2, CX, CY, CZ, compact, separateCoincident, weight } from './lanes';
 import { cellRanges, coord, minImage, nRanges } from './ranges';
+import { PREY, SUM_ALI, SUM_COH, SUM_FLEE, SUM_SEP } from './shared-constants';
 import {
   F_ALI_R2,
   F_COH_R2,
@@ -64,14 +65,14 @@ export function step(begin: i32, end: i32): void {
     const cz = coord(2, zi);
     const cell = cx + nx * (cy + ny * cz);
     if (cell !== lastCell || ki !== lastKind) {
-      const r = ki === 0 ? I_PREY_REACH : I_PRED_REACH;
+      const r = ki === PREY ? I_PREY_REACH : I_PRED_REACH;
       cellRanges(cx, cy, cz, gi(r), gi(r + 1), gi(r + 2));
       lastCell = cell;
       lastKind = ki;
     }
     const speedI = Math.sqrt(uxi * uxi + uyi * uyi + uzi * uzi);
     let killed = false;
-    if (ki === 0) {
+    if (ki === PREY) {
       const n = listNeighbours(i, xi, yi, zi, px, py, pz, vx, vy, vz, kind, anyPredators);
       killed = anyPredators && flee(n);
       if (!anyPredators) putSums(SUM_FLEE, ZERO, ZERO, ZERO, ZERO);
