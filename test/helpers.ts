@@ -8,6 +8,14 @@ import type { Params, ParamsOverride } from '../src/params/schema.ts';
 import { mergeOverrides, resolveParams } from '../src/params/validate.ts';
 import { FlockState, type Half, PREDATOR, PREY } from '../src/state/layout.ts';
 
+/**
+ * `{ skip }` for a test that needs a GPU, worker threads or a child process: skipped with this
+ * reason in `npm run test:unit` (scripts/run-tests.mjs --unit sets MURMUR_TEST_UNIT), run by
+ * `npm test`.
+ */
+export const npmTestOnly: string | false =
+  process.env.MURMUR_TEST_UNIT === '1' ? 'npm test only: a GPU, worker threads or a child process' : false;
+
 export type Vec3 = readonly [number, number, number];
 
 /** One agent of a hand-made state. */
