@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createFlock, type FlockOptions } from '../src/flock.ts';
-import { npmTestOnly } from './helpers.ts';
-import { agentsById, gpuFlock } from './webgpu/helpers.ts';
+import { agentsById, npmTestOnly } from './helpers.ts';
+import { gpuFlock } from './webgpu/helpers.ts';
 
 const REL = 5e-5;
 
