@@ -30,6 +30,7 @@ import {
   DESIRED_UNIT,
   F_ALI_W,
   F_COH_W,
+  F_DRAG,
   F_DT,
   F_FLEE_W,
   F_LASER_KILL2,
@@ -137,6 +138,11 @@ export function finish(
   if (gi(I_INTEGRATION) === MOTION_INTEGRATION_ACCELERATION)
     setR(uxi + RX * dt, uyi + RY * dt, dims2 ? 0 : uzi + RZ * dt);
   else setR(uxi + RX, uyi + RY, dims2 ? 0 : uzi + RZ);
+  const drag = gf(F_DRAG);
+  if (drag > 0) {
+    const keep = max(<f64>0, 1 - drag * dt); // motion.drag over this step
+    setR(RX * keep, RY * keep, RZ * keep);
+  }
   if (gi(I_FLAGS) & SPEED_RAMP)
     rampSpeedR(minSpeed, maxSpeed, (ki === PREY ? gf(F_MAX_ACCEL) : gf(F_PRED_ACCEL)) * dt, uxi, uyi, uzi);
   else if (speedI > 0) clampSpeedR(minSpeed, maxSpeed, uxi, uyi, uzi);

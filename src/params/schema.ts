@@ -154,6 +154,13 @@ export const schema = {
       default: 'acceleration',
       doc: 'acceleration: v += a·dt, the rules’ sum a limited to maxAccel (Intel, CGIT); increment: v += the rules’ sum, no dt, no limit (Lindqvist thesis); impulse: v += the rules’ sum limited to maxAccel, no dt (Chalmers study 2.3: a = v′ − v, |a| ≤ a_max)',
     }),
+    drag: num({
+      default: 0,
+      min: 0,
+      max: 1000,
+      step: 0.01,
+      doc: 'Linear drag per second: the new velocity is scaled by max(0, 1 − drag·dt) before the speed limit (0: none)',
+    }),
     speedLimit: oneOf({
       options: ['clamp', 'ramp'],
       default: 'clamp',

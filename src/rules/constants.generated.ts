@@ -144,6 +144,8 @@ export interface RuleConstants {
   readonly desiredUnit: boolean;
   /** acceleration (v += a·dt), increment (v += Σ), impulse (v += Σ limited to maxAccel) */
   readonly integration: 0 | 1 | 2;
+  /** Linear drag per second: the new velocity times max(0, 1 − drag·dt), before the speed limit. */
+  readonly drag: number;
   /** Lindqvist’s LimitSpeed instead of the clamp. */
   readonly speedRamp: boolean;
   /** Obstacles, the laser or any of the forms above not the default: prey take the general update (updateAgent; the wasm finish()), not the plain prey update. */
@@ -205,7 +207,8 @@ export function deriveConstants(p: Params, predatorsPresent: boolean): RuleConst
     limitEach: p.steering.limitEach,
     desiredUnit: p.steering.desiredLength === 'unit',
     integration: MOTION_INTEGRATION_CODE[p.motion.integration],
+    drag: p.motion.drag,
     speedRamp: p.motion.speedLimit === 'ramp',
-    generalFinish: p.obstacles.length > 0 || p.laser.enabled || p.separation.reduce === 'sum' || !p.steering.limitEach || p.steering.desiredLength === 'unit' || p.motion.integration !== 'acceleration' || p.motion.speedLimit === 'ramp',
+    generalFinish: p.obstacles.length > 0 || p.laser.enabled || p.separation.reduce === 'sum' || !p.steering.limitEach || p.steering.desiredLength === 'unit' || p.motion.integration !== 'acceleration' || p.motion.speedLimit === 'ramp' || p.motion.drag > 0,
   };
 }

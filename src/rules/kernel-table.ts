@@ -160,6 +160,12 @@ export const kernelConstants: readonly KernelConstant[] = [
     doc: 'acceleration (v += a·dt), increment (v += Σ), impulse (v += Σ limited to maxAccel)',
   },
   {
+    name: 'drag',
+    kind: 'f64',
+    doc: 'Linear drag per second: the new velocity times max(0, 1 − drag·dt), before the speed limit.',
+    derive: 'p.motion.drag',
+  },
+  {
     name: 'speedRamp',
     kind: 'bool',
     doc: 'Lindqvist’s LimitSpeed instead of the clamp.',
@@ -170,7 +176,7 @@ export const kernelConstants: readonly KernelConstant[] = [
     kind: 'bool',
     doc: 'Obstacles, the laser or any of the forms above not the default: prey take the general update (updateAgent; the wasm finish()), not the plain prey update.',
     derive:
-      "p.obstacles.length > 0 || p.laser.enabled || p.separation.reduce === 'sum' || !p.steering.limitEach || p.steering.desiredLength === 'unit' || p.motion.integration !== 'acceleration' || p.motion.speedLimit === 'ramp'",
+      "p.obstacles.length > 0 || p.laser.enabled || p.separation.reduce === 'sum' || !p.steering.limitEach || p.steering.desiredLength === 'unit' || p.motion.integration !== 'acceleration' || p.motion.speedLimit === 'ramp' || p.motion.drag > 0",
   },
 ];
 
@@ -269,6 +275,7 @@ export const wasmFSlots: readonly WasmSlot[] = [
   { name: 'laserR2', write: 'c.laserR2' },
   { name: 'laserStrength', write: 'c.laserStrength' },
   { name: 'laserKill2', write: 'c.laserKill2' },
+  { name: 'drag', doc: 'Linear drag per second (0: none).', write: 'c.drag' },
 ];
 
 /** Slots reserved per block (the host lays its arrays out after them). */

@@ -84,6 +84,12 @@ export function updateAgent(
     s[NEW + 4] = uyi + s[ACC + 1] * dt;
     s[NEW + 5] = dims2 ? 0 : uzi + s[ACC + 2] * dt;
   } else integrateByDocument(s, dims2);
+  if (c.drag > 0) {
+    const keep = Math.max(0, 1 - c.drag * dt); // motion.drag over this step
+    s[NEW + 3] *= keep;
+    s[NEW + 4] *= keep;
+    s[NEW + 5] *= keep;
+  }
   if (c.speedRamp) rampSpeedAt(s, NEW + 3, dt);
   else clampSpeedAt(s, NEW + 3, dims2 ? U2 : U3);
   s[NEW] = s[POS] + s[NEW + 3] * dt;

@@ -4,7 +4,7 @@ import type { RuleConstants } from '../../rules/constants.ts';
 import { WORLD_BOUNDARY_PUSH, WORLD_BOUNDARY_TELEPORT, WORLD_BOUNDARY_WRAP } from '../../rules/constants.generated.ts';
 
 /** Hash of the slot layout below; the kernel binary reports the same (wasm/slots.ts) or is stale. */
-export const LAYOUT_VERSION = 569524966;
+export const LAYOUT_VERSION = 1358901811;
 
 /** Slot numbers of the WebAssembly kernel’s I (i32) block. */
 export const I = {
@@ -72,6 +72,7 @@ export const F = {
   laserR2: 38,
   laserStrength: 39,
   laserKill2: 40,
+  drag: 41, // Linear drag per second (0: none).
 } as const;
 export const F_SLOTS = 64;
 
@@ -157,4 +158,5 @@ export function writeConstantSlots(c: RuleConstants, i32: Int32Array, f64: Float
   f64[F.laserR2] = c.laserR2;
   f64[F.laserStrength] = c.laserStrength;
   f64[F.laserKill2] = c.laserKill2;
+  f64[F.drag] = c.drag;
 }

@@ -560,6 +560,7 @@ fn stepAgents(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
   let dt = P.dt;
   var nv = vi + acc * dt;
   if (P.motion_integration != MOTION_INTEGRATION_ACCELERATION) { nv = vi + acc; }
+  if (P.motion_drag > 0.0) { nv = nv * max(0.0, 1.0 - P.motion_drag * dt); } // motion.drag over this step
   if (dims2) { nv.z = 0.0; }
   if (P.motion_speedLimit == MOTION_SPEEDLIMIT_RAMP) {
     var step = P.motion_maxAccel * dt;
