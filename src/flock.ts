@@ -5,6 +5,8 @@ import { checkKernelChoice, engineOptions, untakenOptionIssues } from './backend
 import { type StartedBackend, startBackend } from './backends/registry.ts';
 import type { Backend, BackendInfo, KernelPlan, StepTiming, SyncBackend } from './backends/types.ts';
 import { checkFlockOptions, checkRestoreOptions } from './flock-arguments.ts';
+import { setBackendOf } from './flock-backend.ts';
+
 import { computeMetrics, type Metrics } from './metrics/metrics.ts';
 import { checkFiniteNumbers, checkOverride } from './params/arguments.ts';
 import { getPreset, type PresetName, presets } from './params/presets.ts';
@@ -113,19 +115,6 @@ export interface Vec3Views {
   readonly z: Float32Array;
 }
 
-/** Each flock's backend object, for the code that needs it (see {@link backendOf}). */
-const backendObjects = new WeakMap<Flock, Backend>();
-
-/**
- * The backend object that steps a flock (internal: the viewer and the webgpu entry's
- * `webGpuBackendOf` reach the WebGPU backend's GPU-only stepping and buffers through it).
- */
-export function backendOf(flock: Flock): Backend {
-  const b = backendObjects.get(flock);
-  if (!b) throw new Error('internal: a flock without its backend');
-  return b;
-}
-
 /**
  * A flock: one state buffer, its parameters and the backend that steps it. Agents are stored in
  * cell order, which changes every step; `ids()` tells who is who.
@@ -152,7 +141,7 @@ export class Flock {
   /** @internal use {@link createFlock}, {@link createFlockSync} or {@link restoreFlock}. */
   constructor(impl: Backend, state: FlockState, params: Params, kernel?: KernelPlan) {
     this.impl = impl;
-    backendObjects.set(this, impl);
+    setBackendOf(this, impl);
     this.backend = impl.name;
     this._state = state;
     this._params = params;

@@ -5,7 +5,8 @@
  * @module murmur-flock/backends/webgpu
  */
 import { WebGpuBackend } from './backends/webgpu/backend.ts';
-import { backendOf, type Flock } from './flock.ts';
+import type { Flock } from './flock.ts';
+import { backendOf } from './flock-backend.ts';
 
 export type { Backend } from './backends/types.ts';
 export {

@@ -1,6 +1,7 @@
 /** The test hook on `window.murmur` (also handy from the devtools console). See docs/viewer.md. */
 import type { BackendName } from '../src/backends/types.ts';
-import { backendOf, type Flock } from '../src/flock.ts';
+import type { Flock } from '../src/flock.ts';
+import { backendOf } from '../src/flock-backend.ts';
 import type { Metrics } from '../src/metrics/metrics.ts';
 import type { Params } from '../src/params/schema.ts';
 import type { Hud } from './hud.ts';

@@ -8,14 +8,8 @@
  */
 import type { BackendName } from '../src/backends/types.ts';
 import type { WebGpuBackend } from '../src/backends/webgpu/backend.ts';
-import {
-  backendOf,
-  createFlock,
-  type Flock,
-  paramsFromOptions,
-  restoreFlock,
-  restoreFlockSync,
-} from '../src/flock.ts';
+import { createFlock, type Flock, paramsFromOptions, restoreFlock, restoreFlockSync } from '../src/flock.ts';
+import { backendOf } from '../src/flock-backend.ts';
 import type { Metrics } from '../src/metrics/metrics.ts';
 import type { PresetName } from '../src/params/presets.ts';
 import type { Params, ParamsOverride } from '../src/params/schema.ts';

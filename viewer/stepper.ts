@@ -11,7 +11,8 @@
  * the metrics, about twice a second, and before anything edits the state on the host).
  */
 import type { WebGpuBackend } from '../src/backends/webgpu/backend.ts';
-import { backendOf, type Flock } from '../src/flock.ts';
+import type { Flock } from '../src/flock.ts';
+import { backendOf } from '../src/flock-backend.ts';
 
 /** Longest frame delta that counts as simulated time (seconds); longer pauses are dropped. */
 const MAX_FRAME_DELTA = 0.1;
