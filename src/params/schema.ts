@@ -110,6 +110,11 @@ export const schema = {
       default: 'weighted',
       doc: 'weighted: sum of weighted rules; priority: rules take from the acceleration budget in order (Chalmers 2.3)',
     }),
+    zones: oneOf({
+      options: ['overlap', 'exclusive'],
+      default: 'overlap',
+      doc: 'overlap: each rule sees every neighbour within its radius; exclusive: a neighbour counts for the rule of the smallest radius that holds it only (Couzin et al. 2002: zones of repulsion, orientation, attraction)',
+    }),
     maxForce: num({
       default: 20,
       min: 0,

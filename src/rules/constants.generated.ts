@@ -99,6 +99,8 @@ export interface RuleConstants {
   readonly aliRelative: boolean;
   readonly reynolds: boolean;
   readonly priority: boolean;
+  /** A neighbour counts for alignment only outside the separation radius, for cohesion only outside both (Couzin’s zones). */
+  readonly exclusiveZones: boolean;
   readonly maxForce: number;
   /** Normalisation leaves a vector whose squared length is at most this unchanged. */
   readonly normTol: number;
@@ -175,6 +177,7 @@ export function deriveConstants(p: Params, predatorsPresent: boolean): RuleConst
     aliRelative: p.alignment.relative,
     reynolds: p.steering.style === 'reynolds',
     priority: p.steering.combine === 'priority',
+    exclusiveZones: p.steering.zones === 'exclusive',
     maxForce: p.steering.maxForce,
     normTol: p.steering.normalizeTolerance,
     maxAccel: p.motion.maxAccel,

@@ -58,6 +58,12 @@ export const kernelConstants: readonly KernelConstant[] = [
   { name: 'aliRelative', kind: 'bool', derive: 'p.alignment.relative' },
   { name: 'reynolds', kind: 'bool', derive: "p.steering.style === 'reynolds'" },
   { name: 'priority', kind: 'bool', derive: "p.steering.combine === 'priority'" },
+  {
+    name: 'exclusiveZones',
+    kind: 'bool',
+    doc: 'A neighbour counts for alignment only outside the separation radius, for cohesion only outside both (Couzin’s zones).',
+    derive: "p.steering.zones === 'exclusive'",
+  },
   { name: 'maxForce', kind: 'f64', derive: 'p.steering.maxForce' },
   {
     name: 'normTol',
@@ -306,4 +312,5 @@ export const wasmFlags: readonly { readonly name: string; readonly from: string;
   { name: 'desiredUnit', from: 'c.desiredUnit', doc: 'A normalised desired velocity keeps length 1.' },
   { name: 'speedRamp', from: 'c.speedRamp', doc: 'Lindqvist’s LimitSpeed instead of the clamp.' },
   { name: 'laser', from: 'c.laser', doc: 'Prey are repelled from the laser line, predators on it die.' },
+  { name: 'exclusiveZones', from: 'c.exclusiveZones', doc: 'steering.zones "exclusive" (Couzin’s zones).' },
 ];

@@ -77,6 +77,7 @@ function gatherPrey(k: StepContext, src: Half, i: number, nr: number, wrap: bool
   const { c, scratch } = k;
   const { px, py, pz, vx, vy, vz, id, kind } = src;
   const { ranges, shifts } = scratch;
+  const exclusive = c.exclusiveZones; // steering.zones: a neighbour counts for its innermost zone only
   const Lx = c.size[0];
   const Ly = c.size[1];
   const Lz = c.size[2];
@@ -184,7 +185,7 @@ function gatherPrey(k: StepContext, src: Half, i: number, nr: number, wrap: bool
         sz -= dz * w;
         sn++;
       }
-      if (d2 < aliR2) {
+      if (d2 < aliR2 && !(exclusive && d2 < sepR2)) {
         const w =
           aliFall === ALIGNMENT_FALLOFF_NONE
             ? 1
@@ -196,7 +197,7 @@ function gatherPrey(k: StepContext, src: Half, i: number, nr: number, wrap: bool
         az += vz[j] * w;
         an++;
       }
-      if (d2 < cohR2) {
+      if (d2 < cohR2 && !(exclusive && (d2 < sepR2 || d2 < aliR2))) {
         const w =
           cohFall === COHESION_FALLOFF_NONE
             ? 1

@@ -4,7 +4,7 @@ import type { RuleConstants } from '../../rules/constants.ts';
 import { WORLD_BOUNDARY_PUSH, WORLD_BOUNDARY_TELEPORT, WORLD_BOUNDARY_WRAP } from '../../rules/constants.generated.ts';
 
 /** Hash of the slot layout below; the kernel binary reports the same (wasm/slots.ts) or is stale. */
-export const LAYOUT_VERSION = 1358901811;
+export const LAYOUT_VERSION = 1296062848;
 
 /** Slot numbers of the WebAssembly kernel’s I (i32) block. */
 export const I = {
@@ -92,6 +92,7 @@ export const FLAG = {
   desiredUnit: 2048, // A normalised desired velocity keeps length 1.
   speedRamp: 4096, // Lindqvist’s LimitSpeed instead of the clamp.
   laser: 8192, // Prey are repelled from the laser line, predators on it die.
+  exclusiveZones: 16384, // steering.zones "exclusive" (Couzin’s zones).
 } as const;
 
 /** Write every slot the table derives from the rule constants (the rest are pointers and grid values). */
@@ -116,7 +117,8 @@ export function writeConstantSlots(c: RuleConstants, i32: Int32Array, f64: Float
     (c.limitEach ? FLAG.limitEach : 0) |
     (c.desiredUnit ? FLAG.desiredUnit : 0) |
     (c.speedRamp ? FLAG.speedRamp : 0) |
-    (c.laser ? FLAG.laser : 0);
+    (c.laser ? FLAG.laser : 0) |
+    (c.exclusiveZones ? FLAG.exclusiveZones : 0);
   i32[I.integration] = c.integration;
   i32[I.nObstacles] = c.nObstacles;
   i32[I.collision] = c.collision;
