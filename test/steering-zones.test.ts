@@ -7,15 +7,17 @@
  *     exclusive leaves out agent 1 (inside the separation radius): (0, 10, −4) → v' = (0, 11, −0.4).
  *   cohesion (weight 1): overlap averages the offsets 0.5, 2 and 4 → v' = (6.5/3 · 0.1, 10, 0);
  *     exclusive keeps agent 3 only (outside both inner radii): 4 → v' = (0.4, 10, 0).
- * Prey only, no blind cone: "overlap" runs the symmetric sweep on cpu (js and wasm), "exclusive"
- * gathers, so both paths meet the hand values.
+ * The symmetric sweep meets each pair once and knows no zones: "exclusive" leaves it for
+ * gathering (sweep-plan.ts), checked on a flock that sweeps with "overlap".
  */
+import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CpuBackend } from '../src/backends/cpu/backend.ts';
 import type { Backend } from '../src/backends/types.ts';
 import { WasmKernel } from '../src/backends/wasm/kernel.ts';
 import { loadWasmModule } from '../src/backends/wasm/loader.ts';
 import { createWebGpuBackend, requestGpu } from '../src/backends/webgpu/backend.ts';
+import { createFlockSync } from '../src/flock.ts';
 import {
   type AgentSpec,
   agent,
@@ -74,3 +76,14 @@ for (const [name, make] of backends)
       await b.dispose();
     }
   });
+
+test('"exclusive" zones leave the symmetric sweep for gathering (the sweep knows no zones)', () => {
+  for (const [zones, pairs] of [
+    ['overlap', 'symmetric'],
+    ['exclusive', 'gather'],
+  ] as const) {
+    const f = createFlockSync({ preset: 'reynolds', prey: 2000, steering: { zones } });
+    f.stepSync(1);
+    assert.equal(f.info().pairs, pairs, zones);
+  }
+});
