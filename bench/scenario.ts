@@ -1,4 +1,5 @@
 import type { Params, ParamsOverride } from '../src/params/schema.ts';
+import { flockRadius } from '../src/rules/derive-helpers.ts';
 
 /** Neighbours per agent within the largest radius in the standard benchmark scenario. */
 export const STANDARD_NEIGHBOURS = 15;
@@ -12,11 +13,6 @@ export function standardWorldSide(n: number, radius: number, neighbours = STANDA
   return Math.cbrt(volume);
 }
 
-/** The largest flocking radius of a parameter set (no predators in the scenario). */
-export function largestRadius(p: Params): number {
-  return Math.max(p.separation.radius, p.alignment.radius, p.cohesion.radius);
-}
-
 /**
  * True when every agent sees every other in the preset's own world (a radius at least the world's
  * diagonal, as the Lindqvist presets' 1e5): no world size gives such rules a neighbour count, and
@@ -24,7 +20,7 @@ export function largestRadius(p: Params): number {
  */
 export function seesEveryone(base: Params): boolean {
   const { x, y, z } = base.world;
-  return largestRadius(base) >= Math.hypot(x, y, base.dimensions === 2 ? 0 : z);
+  return flockRadius(base) >= Math.hypot(x, y, base.dimensions === 2 ? 0 : z);
 }
 
 /**
@@ -35,7 +31,7 @@ export function seesEveryone(base: Params): boolean {
 export function standardScenario(base: Params, n: number, search: 'grid' | 'naive'): ParamsOverride {
   if (seesEveryone(base))
     return { prey: n, predators: 0, dimensions: 3, spatial: { search, cellOrder: base.spatial.cellOrder } };
-  const side = standardWorldSide(n, largestRadius(base));
+  const side = standardWorldSide(n, flockRadius(base));
   return {
     prey: n,
     predators: 0,

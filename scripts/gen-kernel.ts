@@ -6,12 +6,18 @@
  *   src/rules/constants.generated.ts          RuleConstants, deriveConstants, enum codes
  *   src/backends/wasm/layout.generated.ts     the host's I/F slots, FLAG bits, LAYOUT_VERSION, writeConstantSlots
  *   wasm/slots.ts                             the AssemblyScript slot constants and LAYOUT_VERSION
- *   wasm/shared-constants.ts                  COINCIDENT_EPS and the tie-break vectors (AssemblyScript)
- *   src/backends/webgpu/derived.generated.ts  derived members of the WGSL Params block, their values, WGSL constants
+ *   wasm/shared-constants.ts                  COINCIDENT_EPS, the tie-break vectors, the neighbour-sum slots
+ *                                             (SUM_*), the kind codes and every enum code by name (AssemblyScript)
+ *   src/backends/webgpu/derived.generated.ts  derived members of the WGSL Params block, their values, WGSL
+ *                                             constants, the WGSL `struct Agent` (from AGENT_OFFSETS), NO_CELL, PREY
+ * Enum codes have one name in every language: world.boundary 'wrap' is WORLD_BOUNDARY_WRAP in the
+ * TypeScript constants, the AssemblyScript kernel and WGSL (uniforms.ts's enumConstName).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { AGENT_BYTES, AGENT_OFFSETS } from '../src/backends/webgpu/agents.ts';
+import { enumConstName } from '../src/backends/webgpu/uniforms.ts';
 import { fieldByPath } from '../src/params/walk.ts';
 import {
   type KernelConstant,
@@ -23,7 +29,10 @@ import {
   wasmFSlots,
   wasmISlots,
 } from '../src/rules/kernel-table.ts';
+import { SUM_ALI, SUM_COH, SUM_FLEE, SUM_LENGTH, SUM_SEP } from '../src/rules/scratch.ts';
 import { COINCIDENT_EPS, TIE_BREAK_2D, TIE_BREAK_3D } from '../src/rules/shared-constants.ts';
+import { NO_CELL } from '../src/spatial/grid.ts';
+import { PREDATOR, PREY } from '../src/state/layout.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const HEADER =
@@ -39,6 +48,25 @@ function enumOptions(path: string): readonly string[] {
   return f.spec.options;
 }
 const codeMapName = (path: string) => `${upperSnake(path.replace(/\./g, '_'))}_CODE`;
+
+/** The schema's enum fields the kernel table reads, in table order. */
+const enumFields = [
+  ...new Set(kernelConstants.filter((k) => k.kind === 'enum').map((k) => k.field as string)),
+];
+
+/**
+ * Every enum code by name, `[name, code, path]` (`WORLD_BOUNDARY_WRAP`, 1): the same names WGSL
+ * has. The falloffs of alignment and cohesion must have separation's codes, so that one falloff
+ * function serves the three rules in every kernel.
+ */
+export function enumCodes(): [string, number, string][] {
+  const sep = enumOptions('separation.falloff').join();
+  for (const f of ['alignment.falloff', 'cohesion.falloff'])
+    if (enumOptions(f).join() !== sep) throw new Error(`${f} must have separation.falloff's options`);
+  return enumFields.flatMap((path) =>
+    enumOptions(path).map((o, i): [string, number, string] => [enumConstName(path, o), i, path]),
+  );
+}
 
 function tsType(k: KernelConstant): string {
   switch (k.kind) {
@@ -69,9 +97,6 @@ function deriveExpr(k: KernelConstant): string {
 
 /** src/rules/constants.generated.ts */
 export function renderConstants(): string {
-  const enumFields = [
-    ...new Set(kernelConstants.filter((k) => k.kind === 'enum').map((k) => k.field as string)),
-  ];
   const out = [
     HEADER,
     "import type { Params } from '../params/schema.ts';",
@@ -92,7 +117,9 @@ export function renderConstants(): string {
     opts.forEach((o, i) => {
       out.push(`  ${JSON.stringify(o)}: ${i},`);
     });
-    out.push('} as const;', '');
+    out.push('} as const;');
+    for (const [name, code, p] of enumCodes()) if (p === path) out.push(`export const ${name} = ${code};`);
+    out.push('');
   }
   out.push(
     '/**',
@@ -159,9 +186,15 @@ const slotDoc = (s: WasmSlot) => {
 
 /** src/backends/wasm/layout.generated.ts */
 export function renderHostLayout(): string {
+  // the enum codes the table's expressions name (`c.boundary === WORLD_BOUNDARY_WRAP`)
+  const exprs = [...iSlots, ...fSlots].flatMap((x) => x.write ?? []).concat(wasmFlags.map((f) => f.from));
+  const named = enumCodes()
+    .map(([name]) => name)
+    .filter((name) => exprs.some((e) => new RegExp(`\\b${name}\\b`).test(e)));
   const out = [
     HEADER,
     "import type { RuleConstants } from '../../rules/constants.ts';",
+    `import { ${named.sort().join(', ')} } from '../../rules/constants.generated.ts';`,
     '',
     '/** Hash of the slot layout below; the kernel binary reports the same (wasm/slots.ts) or is stale. */',
     `export const LAYOUT_VERSION = ${layoutVersion()};`,
@@ -228,8 +261,12 @@ export function renderAsShared(): string {
   const [x, y3, z3] = TIE_BREAK_3D;
   const [x2, y2, z2] = TIE_BREAK_2D;
   if (x !== x2) throw new Error('the 2D and 3D tie-break vectors must share their x');
+  const codes = enumCodes().map(([name, code]) => `export const ${name}: i32 = ${code};`);
   return [
-    HEADER.replace('kernel-table.ts', 'shared-constants.ts'),
+    HEADER.replace(
+      'src/rules/kernel-table.ts',
+      'src/rules/shared-constants.ts, src/rules/scratch.ts, src/state/layout.ts and the schema',
+    ),
     '/** Distance at which two agents count as coincident. */',
     `export const COINCIDENT_EPS: f64 = ${COINCIDENT_EPS};`,
     '',
@@ -241,6 +278,49 @@ export function renderAsShared(): string {
     `export const TIE_Y2: f64 = ${y2};`,
     `export const TIE_Z2: f64 = ${z2};`,
     '',
+    "/** One agent's neighbour sums (x, y, z, count per rule): offsets (src/rules/scratch.ts). */",
+    `export const SUM_SEP: i32 = ${SUM_SEP};`,
+    `export const SUM_ALI: i32 = ${SUM_ALI};`,
+    `export const SUM_COH: i32 = ${SUM_COH};`,
+    `export const SUM_FLEE: i32 = ${SUM_FLEE};`,
+    `export const SUM_LENGTH: i32 = ${SUM_LENGTH};`,
+    '',
+    '/** Agent kinds (the `kind` field, src/state/layout.ts). */',
+    `export const PREY: i32 = ${PREY};`,
+    `export const PREDATOR: i32 = ${PREDATOR};`,
+    '',
+    "/** Enum codes: the schema's option index, by the name WGSL and the TypeScript kernel use. */",
+    ...codes,
+    '',
+  ].join('\n');
+}
+
+/**
+ * The WGSL `struct Agent` from AGENT_OFFSETS (src/backends/webgpu/agents.ts), checked against
+ * WGSL's layout rules (vec3<f32> aligned to 16 bytes, u32 to 4) and AGENT_BYTES.
+ */
+export function agentStructWgsl(): string {
+  const members = [
+    ['pos', 'vec3<f32>', AGENT_OFFSETS.position],
+    ['id', 'u32', AGENT_OFFSETS.id],
+    ['vel', 'vec3<f32>', AGENT_OFFSETS.velocity],
+    ['info', 'u32', AGENT_OFFSETS.info],
+  ] as const;
+  let at = 0;
+  for (const [name, type, offset] of members) {
+    const [align, size] = type === 'u32' ? [4, 4] : [16, 12];
+    at = Math.ceil(at / align) * align;
+    if (at !== offset)
+      throw new Error(`struct Agent: WGSL puts ${name} at ${at}; AGENT_OFFSETS says ${offset}`);
+    at += size;
+  }
+  if (Math.ceil(at / 16) * 16 !== AGENT_BYTES)
+    throw new Error(`struct Agent: ${at} bytes; AGENT_BYTES is ${AGENT_BYTES}`);
+  return [
+    '// one agent record (AGENT_OFFSETS): info = kind | alive << 8',
+    'struct Agent {',
+    ...members.map(([name, type, offset]) => `  ${name}: ${type}, // byte ${offset}`),
+    '}',
   ].join('\n');
 }
 
@@ -260,15 +340,17 @@ export function renderGpuDerived(): string {
     HEADER,
     "import type { Params } from '../../params/schema.ts';",
     "import { f32sq, fovCosine } from '../../rules/derive-helpers.ts';",
-    "import type { UniformMember } from './uniforms.ts';",
     '',
-    '/** Derived members appended to the WGSL `Params` block (the shader reads them, never recomputes). */',
-    'export const derivedMembers: readonly UniformMember[] = [',
+    '/**',
+    ' * Derived members appended to the WGSL `Params` block (the shader reads them, never recomputes);',
+    ' * each a UniformMember of uniforms.ts, which imports this file (so this one imports nothing back).',
+    ' */',
+    'export const derivedMembers = [',
   ];
   for (const k of gpu)
     out.push(`  { name: '${k.name}', type: 'f32', doc: ${JSON.stringify(k.doc ?? k.derive)} },`);
   out.push(
-    '];',
+    '] as const;',
     '',
     '/** Their values, computed as the shader did (f32 arithmetic) so the bytes stay the same. */',
     'export function derivedValues(p: Params): Record<string, number> {',
@@ -281,6 +363,16 @@ export function renderGpuDerived(): string {
     '',
     '/** WGSL constants shared with the CPU kernels (src/rules/shared-constants.ts). */',
     `export const sharedConstantsWgsl = ${JSON.stringify(wgsl)};`,
+    '',
+    '/** The WGSL agent record and the layout constants shared with the host (AGENT_OFFSETS, NO_CELL, PREY). */',
+    `export const layoutWgsl = ${JSON.stringify(
+      [
+        agentStructWgsl(),
+        `const NO_CELL: u32 = 0x${NO_CELL.toString(16)}u;`,
+        `const PREY: u32 = ${PREY}u;`,
+        `const PREDATOR: u32 = ${PREDATOR}u;`,
+      ].join('\n'),
+    )};`,
     '',
   );
   return out.join('\n');

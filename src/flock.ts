@@ -1,23 +1,14 @@
+import { BACKEND_NAMES, type BackendName, backendEntry } from './backends/catalog.ts';
 import { CpuBackend } from './backends/cpu/backend.ts';
 import { isCpuKernel, type KernelChoice, type KernelName } from './backends/kernels.ts';
-import { engineOptions, untakenOptionIssues } from './backends/options.ts';
-import { BACKEND_NAMES, backendEntry, type StartedBackend } from './backends/registry.ts';
-import type {
-  Backend,
-  BackendInfo,
-  BackendName,
-  KernelPlan,
-  StepTiming,
-  SyncBackend,
-} from './backends/types.ts';
-import { checkKernelChoice } from './backends/wasm/select.ts';
+import { checkKernelChoice, engineOptions, untakenOptionIssues } from './backends/options.ts';
+import { type StartedBackend, startBackend } from './backends/registry.ts';
+import type { Backend, BackendInfo, KernelPlan, StepTiming, SyncBackend } from './backends/types.ts';
+import { checkFlockOptions, checkRestoreOptions } from './flock-arguments.ts';
+import { setBackendOf } from './flock-backend.ts';
+
 import { computeMetrics, type Metrics } from './metrics/metrics.ts';
-import {
-  checkFiniteNumbers,
-  checkFlockOptions,
-  checkOverride,
-  checkRestoreOptions,
-} from './params/arguments.ts';
+import { checkFiniteNumbers, checkOverride } from './params/arguments.ts';
 import { getPreset, type PresetName, presets } from './params/presets.ts';
 import type { Params, ParamsOverride } from './params/schema.ts';
 import { mergeOverrides, ParamError, resolveParams, suggest } from './params/validate.ts';
@@ -26,7 +17,7 @@ import { checkAdoptedState } from './state/adopt.ts';
 import { hashHalf } from './state/checksum.ts';
 import { containAgents, containedState } from './state/contain.ts';
 import { nextPredatorId } from './state/ids.ts';
-import { seededState } from './state/init.ts';
+import { SPARE_SLOTS, seededState } from './state/init.ts';
 import { FIELDS, type FlockState, PREDATOR } from './state/layout.ts';
 import { decodeSnapshot, encodeSnapshot, type SnapshotMeta } from './state/snapshot.ts';
 import { stepsLeftProblem } from './state/snapshot-validate.ts';
@@ -38,7 +29,7 @@ export interface FlockOptions extends ParamsOverride {
   preset?: PresetName;
   /** Parameter overrides, nested by group (merged under the top-level ones). */
   params?: ParamsOverride;
-  /** Which backend steps the flock (see {@link backends}). Default `cpu`. */
+  /** Which backend steps the flock: `cpu` (default), `workers` or `webgpu` (see {@link engineOptions}). */
   backend?: BackendName;
   /**
    * Step threads of the workers backend, 1 to 256 (default: the logical cores). The other
@@ -83,8 +74,6 @@ export function paramsFromOptions(options: FlockOptions = {}): Params {
   return resolveParams(merged);
 }
 
-export type { KernelPlan } from './backends/types.ts';
-
 /** {@link Flock.info}: what the backend runs, plus the kernel decision and the package version. */
 export interface FlockInfo extends BackendInfo {
   /** The kernel option as given (`auto` when omitted); null on the webgpu backend. */
@@ -106,7 +95,8 @@ async function makeBackend(options: FlockOptions, params: Params): Promise<Start
   // result (the same bytes for any count), so one option set can serve every backend
   const issues = untakenOptionIssues(name, { kernel: options.kernel });
   if (issues.length) throw new ParamError(issues);
-  return backendEntry(name).create(
+  return startBackend(
+    name,
     { threads: options.threads ?? spec.threads.default, kernel: checkKernelChoice(options.kernel) },
     params,
   );
@@ -132,6 +122,7 @@ export interface Vec3Views {
  * cell order, which changes every step; `ids()` tells who is who.
  */
 export class Flock {
+  /** The backend that steps this flock: `cpu`, `workers` or `webgpu`. */
   readonly backend: BackendName;
   private _params: Params;
   private pending: Params | null = null;
@@ -141,23 +132,28 @@ export class Flock {
   /** step()/reset() calls queued and not yet finished (stepSync refuses while any is). */
   private queued = 0;
   private disposed = false;
-  /** The kernel this flock runs for its whole life, and why. */
-  readonly kernel: KernelPlan;
+  /**
+   * The kernel this flock runs for its whole life: TypeScript, WebAssembly SIMD or WGSL (info()
+   * says why, and what the `kernel` option was).
+   */
+  readonly kernel: KernelName;
+  /** The kernel option, the kernel and why it runs. */
+  private readonly plan: KernelPlan;
 
   /** @internal use {@link createFlock}, {@link createFlockSync} or {@link restoreFlock}. */
   constructor(impl: Backend, state: FlockState, params: Params, kernel?: KernelPlan) {
     this.impl = impl;
+    setBackendOf(this, impl);
     this.backend = impl.name;
     this._state = state;
     this._params = params;
     impl.configure(params, state);
     const runs = impl.info().kernel;
-    this.kernel = kernel ?? { choice: null, kernel: runs, reason: 'given by the backend' };
+    this.plan = kernel ?? { choice: null, kernel: runs, reason: 'given by the backend' };
+    this.kernel = this.plan.kernel;
     // the backend must run what was decided (a backend that chose on its own would break this)
-    if (runs !== this.kernel.kernel)
-      throw new Error(
-        `internal: the ${impl.name} backend runs ${runs}, not the decided ${this.kernel.kernel}`,
-      );
+    if (runs !== this.kernel)
+      throw new Error(`internal: the ${impl.name} backend runs ${runs}, not the decided ${this.kernel}`);
   }
 
   /** The parameters in force (a validated copy; change them with {@link Flock.set}). */
@@ -302,12 +298,15 @@ export class Flock {
   alive(): Uint8Array {
     return this._state.front.alive.subarray(0, this._state.count);
   }
-  /** Copy positions as interleaved x, y, z into `out` (length ≥ 3·count); returns count. */
-  positionsInto(out: Float32Array): number {
+  /**
+   * Copy positions interleaved (x, y, z, x, y, z, …: a vertex buffer's layout) into `out`, length
+   * at least 3·count; returns count. {@link Flock.positions} gives them as three views instead.
+   */
+  positionsInterleavedInto(out: Float32Array): number {
     const h = this._state.front;
     const n = this._state.count;
     if (out.length < 3 * n)
-      throw new RangeError(`positionsInto: out needs ${3 * n} floats; has ${out.length}`);
+      throw new RangeError(`positionsInterleavedInto: out needs ${3 * n} floats; has ${out.length}`);
     for (let i = 0; i < n; i++) {
       out[3 * i] = h.px[i];
       out[3 * i + 1] = h.py[i];
@@ -321,11 +320,6 @@ export class Flock {
     return computeMetrics(this._state, this._params);
   }
 
-  /** The backend object (advanced: e.g. the WebGPU backend's GPU-only stepping and buffers). */
-  get engine(): Backend {
-    return this.impl;
-  }
-
   /**
    * What the backend runs (kernel, threads, device, bytes of its spatial index), the kernel
    * option and why that kernel runs, and the package version.
@@ -333,8 +327,8 @@ export class Flock {
   info(): FlockInfo {
     return {
       ...this.impl.info(),
-      kernelChoice: this.kernel.choice,
-      kernelReason: this.kernel.reason,
+      kernelChoice: this.plan.choice,
+      kernelReason: this.plan.reason,
       version: VERSION,
     };
   }
@@ -356,20 +350,28 @@ export class Flock {
    */
   snapshot(): Uint8Array {
     const p = this.pending ?? this._params;
-    const meta: SnapshotMeta = { kernel: this.kernel.kernel, version: VERSION, backend: this.backend };
+    const meta: SnapshotMeta = { kernel: this.kernel, version: VERSION, backend: this.backend };
     // with a pending set(), as the next step will see it (agents inside a changed world)
     return encodeSnapshot(this.pending ? containedState(this._state, p) : this._state, p, meta);
   }
 
   /**
-   * Add a predator at (x, y, z) heading along (vx, vy, vz), from the next step on. Returns its
-   * id, or -1 when every spare slot is used.
+   * Add a predator at (x, y, z) heading along (vx, vy, vz), from the next step on; returns its id.
+   * A flock has room for {@link SPARE_SLOTS} added agents (`state.capacity`); when every slot is
+   * used a ParamError says so and nothing changes (reset() with more predators makes room).
    */
   addPredator(x: number, y: number, z: number, vx = 1, vy = 0, vz = 0): number {
     this.assertLive();
     checkFiniteNumbers('addPredator', { x, y, z, vx, vy, vz });
     const s = this._state;
-    if (s.count >= s.capacity) return -1;
+    if (s.count >= s.capacity)
+      throw new ParamError([
+        {
+          path: 'addPredator',
+          value: `agent ${s.count + 1}`,
+          allowed: `at most ${s.capacity} agents in this flock (its prey and predators and ${SPARE_SLOTS} spare slots); reset() with more predators makes room`,
+        },
+      ]);
     const p = this._params;
     const clamp = (v: number, L: number) =>
       Number.isFinite(v) ? Math.min(Math.max(v, 0), L * (1 - 1e-6)) : L / 2;

@@ -1,6 +1,7 @@
 /**
- * The memory layouts other code may read directly: the state buffer (header words, field order
- * and sizes), the snapshot format and the WebGPU agent record.
+ * The byte layouts, for code that reads the buffers directly: the state buffer's header words,
+ * field order and sizes (the `FlockState` class that wraps it is in the main entry), the snapshot
+ * format's tag and the WebGPU agent record.
  * @module murmur-flock/layout
  */
 export { AGENT_BYTES, AGENT_OFFSETS } from './backends/webgpu/agents.ts';
@@ -8,12 +9,8 @@ export {
   FIELD_BYTES,
   FIELDS,
   type FieldName,
-  FlockState,
   H,
-  type Half,
   HEADER_BYTES,
-  PREDATOR,
-  PREY,
   STATE_MAGIC,
   STATE_VERSION,
   stateByteLength,

@@ -3,4 +3,4 @@
  * (not read from package.json) so bundlers and browsers need no JSON import; a test keeps it
  * equal to package.json's `version`.
  */
-export const VERSION = '0.2.0';
+export const VERSION = '1.0.0';

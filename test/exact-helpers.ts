@@ -14,9 +14,9 @@ import { type PresetName, presets } from '../src/params/presets.ts';
 import type { Params, ParamsOverride } from '../src/params/schema.ts';
 import { mergeOverrides, resolveParams } from '../src/params/validate.ts';
 import { FlockState } from '../src/state/layout.ts';
-import { type AgentSpec, makeState, readAgents, stepState } from './helpers.ts';
+import { type AgentSpec, agentsById, makeState, readAgents, stepState } from './helpers.ts';
 import { POSITION_TOLERANCE, POSITION_ULPS, VELOCITY_TOLERANCE } from './wasm/tolerance.ts';
-import { agentsById, sharedGpu } from './webgpu/helpers.ts';
+import { sharedGpu } from './webgpu/helpers.ts';
 
 /** The preset's parameters with `over` on top (values only: the test keeps the preset's forms). */
 export function presetParams(name: PresetName, over: ParamsOverride = {}): Params {
@@ -172,23 +172,3 @@ function assertWithin(
     assert.equal(a[6], e.alive === false ? 0 : 1, `${what}: agent ${id} alive on ${on}`);
   }
 }
-
-/** v · s */
-export const mul = (v: readonly number[], s: number): [number, number, number] => [
-  v[0] * s,
-  v[1] * s,
-  v[2] * s,
-];
-/** a + b */
-export const plus = (a: readonly number[], b: readonly number[]): [number, number, number] => [
-  a[0] + b[0],
-  a[1] + b[1],
-  a[2] + b[2],
-];
-/** |v| */
-export const norm = (v: readonly number[]): number => Math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-/** v / |v| */
-export const unit = (v: readonly number[]): [number, number, number] => mul(v, 1 / norm(v));
-/** v shortened to at most m */
-export const limit = (v: readonly number[], m: number): [number, number, number] =>
-  norm(v) > m ? mul(v, m / norm(v)) : [v[0], v[1], v[2]];

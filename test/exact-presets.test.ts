@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createFlock, type FlockOptions } from '../src/flock.ts';
-import { agentsById, gpuFlock } from './webgpu/helpers.ts';
+import { agentsById, npmTestOnly } from './helpers.ts';
+import { gpuFlock } from './webgpu/helpers.ts';
 
 const REL = 5e-5;
 
@@ -31,7 +32,7 @@ for (const [name, options] of exact) {
 }
 
 for (const [name, options] of exact) {
-  test(`${name}: two steps on webgpu agree with cpu (js) agent by agent`, async () => {
+  test(`${name}: two steps on webgpu agree with cpu (js) agent by agent`, { skip: npmTestOnly }, async () => {
     const g = await gpuFlock(options);
     const c = await createFlock({ ...options, backend: 'cpu', kernel: 'js' });
     const p = c.params;
@@ -66,7 +67,9 @@ for (const [name, options] of exact) {
 
 for (const [name, options] of exact)
   for (const kernel of ['js', 'wasm'] as const)
-    test(`${name}: workers (2 threads, the ${kernel} kernel) give the bytes of cpu (${kernel})`, async () => {
+    test(`${name}: workers (2 threads, the ${kernel} kernel) give the bytes of cpu (${kernel})`, {
+      skip: npmTestOnly,
+    }, async () => {
       const w = await createFlock({ ...options, backend: 'workers', threads: 2, kernel });
       const c = await createFlock({ ...options, backend: 'cpu', kernel });
       try {

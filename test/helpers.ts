@@ -4,9 +4,18 @@
  */
 import assert from 'node:assert/strict';
 import { CpuBackend } from '../src/backends/cpu/backend.ts';
+import type { Flock } from '../src/flock.ts';
 import type { Params, ParamsOverride } from '../src/params/schema.ts';
 import { mergeOverrides, resolveParams } from '../src/params/validate.ts';
 import { FlockState, type Half, PREDATOR, PREY } from '../src/state/layout.ts';
+
+/**
+ * `{ skip }` for a test that needs a GPU, worker threads or a child process: skipped with this
+ * reason in `npm run test:unit` (scripts/run-tests.mjs --unit sets MURMUR_TEST_UNIT), run by
+ * `npm test`.
+ */
+export const npmTestOnly: string | false =
+  process.env.MURMUR_TEST_UNIT === '1' ? 'npm test only: a GPU, worker threads or a child process' : false;
 
 export type Vec3 = readonly [number, number, number];
 
@@ -151,7 +160,21 @@ export function allFinite(h: Half, count: number): boolean {
   return true;
 }
 
-/** Length of a vector. */
+/** A flock's agents by id (slot order changes every step): px py pz vx vy vz alive kind. */
+export function agentsById(f: Flock): Map<number, number[]> {
+  const m = new Map<number, number[]>();
+  const p = f.positions();
+  const v = f.velocities();
+  const ids = f.ids();
+  const alive = f.alive();
+  const kinds = f.kinds();
+  for (let i = 0; i < f.count; i++)
+    m.set(ids[i], [p.x[i], p.y[i], p.z[i], v.x[i], v.y[i], v.z[i], alive[i], kinds[i]]);
+  return m;
+}
+
+// Vector helpers (3 components) of every test: the one copy.
+/** Length of a vector (|v|). */
 export const len = (v: readonly number[]): number => Math.hypot(...v);
 
 /** v · s. */
@@ -167,6 +190,20 @@ export const add = (a: readonly number[], b: readonly number[]): [number, number
   a[1] + b[1],
   a[2] + b[2],
 ];
+
+/** a − b. */
+export const sub = (a: readonly number[], b: readonly number[]): [number, number, number] => [
+  a[0] - b[0],
+  a[1] - b[1],
+  a[2] - b[2],
+];
+
+/** v / |v|. */
+export const unit = (v: readonly number[]): [number, number, number] => scale(v, 1 / len(v));
+
+/** v shortened to at most m. */
+export const limit = (v: readonly number[], m: number): [number, number, number] =>
+  len(v) > m ? scale(v, m / len(v)) : [v[0], v[1], v[2]];
 
 /** Minimum-image offset along one periodic axis of length L. */
 export function minImage(d: number, L: number): number {

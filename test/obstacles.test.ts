@@ -10,7 +10,7 @@ import { WasmKernel } from '../src/backends/wasm/kernel.ts';
 import { loadWasmModule } from '../src/backends/wasm/loader.ts';
 import { createFlock, createFlockSync } from '../src/flock.ts';
 import { ParamError, resolveParams } from '../src/params/validate.ts';
-import { agent, closeVec, makeState, quietParams, readAgents, run } from './helpers.ts';
+import { agent, closeVec, makeState, npmTestOnly, quietParams, readAgents, run } from './helpers.ts';
 import { murmur } from './murmur-cli.ts';
 import { obstacleCases } from './obstacles-cases.ts';
 
@@ -103,7 +103,7 @@ describe('obstacle radius and centre, validated against the world', () => {
     assert.deepEqual(f.snapshot(), before);
   });
 
-  test('the CLI exits 2 naming obstacles[0].r', async () => {
+  test('the CLI exits 2 naming obstacles[0].r', { skip: npmTestOnly }, async () => {
     const r = await murmur(
       'run',
       '--n',
@@ -130,7 +130,7 @@ describe('the WebAssembly kernel runs obstacles (kernel "wasm" is taken)', () =>
       await f.dispose();
     }
   });
-  test('workers', async () => {
+  test('workers', { skip: npmTestOnly }, async () => {
     const f = await createFlock({ ...over, backend: 'workers', threads: 2 });
     try {
       await f.step(2);

@@ -1,5 +1,5 @@
 /**
- * The backend list and the cpu kernel list are written once (src/backends/registry.ts and
+ * The backend list and the cpu kernel list are written once (src/backends/catalog.ts and
  * src/backends/kernels.ts); everything else derives from them. This test reads every source file
  * under src/, viewer/ and bench/ and fails on any other literal list of them: quoted names joined
  * by `,` or `|` (an array, a union type) or a flag placeholder such as `cpu|workers|webgpu`,
@@ -9,13 +9,13 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
+import { BACKEND_NAMES } from '../src/backends/catalog.ts';
 import { CPU_KERNELS } from '../src/backends/kernels.ts';
-import { BACKEND_NAMES } from '../src/backends/registry.ts';
 
 const root = join(import.meta.dirname, '..');
 /** The one place each list is written. */
 const HOME: Record<string, string> = {
-  backends: 'src/backends/registry.ts',
+  backends: 'src/backends/catalog.ts',
   kernels: 'src/backends/kernels.ts',
 };
 

@@ -77,7 +77,7 @@ describe('snapshot edges: predator ids', () => {
       const p = parts();
       const id = u32(p, 'id');
       const kind = p.columns.kind;
-      const predator = [...kind].findIndex((k) => k === PREDATOR);
+      const predator = [...kind].indexOf(PREDATOR);
       id[predator] = top;
       await roundTrip(assemble(p), options);
     });

@@ -11,28 +11,41 @@
 import { Matrix4, type PerspectiveCamera, type ShaderMaterial, SphereGeometry } from 'three';
 import { AGENT_BYTES, AGENT_OFFSETS } from '../src/backends/webgpu/agents.ts';
 import type { WebGpuBackend } from '../src/backends/webgpu/backend.ts';
+import { Usage } from '../src/backends/webgpu/dispatch.ts';
 import type { Sphere } from '../src/params/spec.ts';
 import { GpuPassTimer } from './gpuPassTimer.ts';
+import { LOOK, LOOK_FLOATS, lookIndex } from './look.ts';
 import { type ShapeName, shapeGeometry } from './shapes.ts';
 
 const SAMPLES = 4; // MSAA, like the WebGL renderer's antialias
 const DEPTH_FORMAT: GPUTextureFormat = 'depth24plus';
 /** Floats per shape vertex: position (3), normal (3), flap weight (1). */
 const SHAPE_FLOATS = 7;
-/** Floats in the uniform block `Look` of gpuAgents.wgsl. */
-const LOOK_FLOATS = 16 + 8 * 4;
-// GPUBufferUsage / GPUTextureUsage values (the globals are missing where WebGPU is not exposed)
-const USAGE = { VERTEX: 0x20, INDEX: 0x10, UNIFORM: 0x40, INDIRECT: 0x100, COPY_DST: 0x8 } as const;
+// GPUTextureUsage / GPUShaderStage values (the globals are missing where WebGPU is not exposed;
+// the buffer usages are the backend's Usage)
 const RENDER_ATTACHMENT = 0x10;
 const VERTEX_STAGE = 0x1;
 /** three's clip z is in [-w, w] (OpenGL); WebGPU's is [0, w]: z' = (z + w) / 2. */
+/** Write a vec4 member at float index `at` (no array per frame). */
+function put4(d: Float32Array, at: number, x: number, y: number, z: number, w: number): void {
+  d[at] = x;
+  d[at + 1] = y;
+  d[at + 2] = z;
+  d[at + 3] = w;
+}
+
+/** Float index of each member of the Look block. */
+const LOOK_AT = Object.fromEntries(LOOK.members.map((m) => [m.name, lookIndex(m.name)])) as Record<
+  'viewProj' | 'light' | 'top' | 'belly' | 'predator' | 'flap' | 'fill' | 'fog' | 'fogRange',
+  number
+>;
 const CLIP_Z_FIX = new Matrix4().set(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0.5, 0.5, 0, 0, 0, 1);
 
 let shaderText: Promise<string> | null = null;
 function loadShader(): Promise<string> {
-  shaderText ??= fetch(new URL('./gpuAgents.wgsl', import.meta.url)).then((r) => {
+  shaderText ??= fetch(new URL('./gpuAgents.wgsl', import.meta.url)).then(async (r) => {
     if (!r.ok) throw new Error(`could not load gpuAgents.wgsl: HTTP ${r.status}`);
-    return r.text();
+    return `${LOOK.wgsl}\n${await r.text()}`;
   });
   return shaderText;
 }
@@ -183,12 +196,12 @@ export class GpuAgentView {
     const look = device.createBuffer({
       label: 'agent look',
       size: LOOK_FLOATS * 4,
-      usage: USAGE.UNIFORM | USAGE.COPY_DST,
+      usage: Usage.UNIFORM | Usage.COPY_DST,
     });
     const indirect = device.createBuffer({
       label: 'agent draw args',
       size: 16,
-      usage: USAGE.INDIRECT | USAGE.COPY_DST,
+      usage: Usage.INDIRECT | Usage.COPY_DST,
     });
     const bindGroup = device.createBindGroup({
       layout: bindLayout,
@@ -270,7 +283,7 @@ export class GpuAgentView {
     at.shape = at.device.createBuffer({
       label: `agent shape ${this.shapeName}`,
       size: data.byteLength,
-      usage: USAGE.VERTEX | USAGE.COPY_DST,
+      usage: Usage.VERTEX | Usage.COPY_DST,
     });
     at.device.queue.writeBuffer(at.shape, 0, data);
     at.vertices = n;
@@ -294,7 +307,7 @@ export class GpuAgentView {
       at.obstacles = at.device.createBuffer({
         label: 'obstacles',
         size: data.byteLength,
-        usage: USAGE.VERTEX | USAGE.COPY_DST,
+        usage: Usage.VERTEX | Usage.COPY_DST,
       });
     }
     at.device.queue.writeBuffer(at.obstacles, 0, data);
@@ -344,42 +357,22 @@ export class GpuAgentView {
     const u = material.uniforms;
     const d = this.lookData;
     this.m.multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse).premultiply(CLIP_Z_FIX);
-    d.set(this.m.elements, 0); // column-major, as WGSL's mat4x4
+    d.set(this.m.elements, LOOK_AT.viewProj); // column-major, as WGSL's mat4x4
     const light = u.uLightDir.value;
     const top = u.uTop.value;
     const belly = u.uBelly.value;
     const pred = u.uPredator.value;
-    d[16] = light.x;
-    d[17] = light.y;
-    d[18] = light.z;
-    d[19] = 0;
-    d[20] = top.r;
-    d[21] = top.g;
-    d[22] = top.b;
-    d[23] = u.uScale.value;
-    d[24] = belly.r;
-    d[25] = belly.g;
-    d[26] = belly.b;
-    d[27] = u.uPredatorScale.value;
-    d[28] = pred.r;
-    d[29] = pred.g;
-    d[30] = pred.b;
-    d[31] = u.uTime.value;
-    d[32] = u.uFlapMode.value;
-    d[33] = u.uFlapAmp.value;
-    d[34] = u.uSpeedRef.value;
-    d[35] = 0;
     const fill = u.uFillDir.value;
     const fog = u.uFogColor.value;
     const range = u.uFogRange.value as number[];
-    d[36] = fill.x;
-    d[37] = fill.y;
-    d[38] = fill.z;
-    d[40] = fog.r;
-    d[41] = fog.g;
-    d[42] = fog.b;
-    d[44] = range[0];
-    d[45] = range[1];
+    put4(d, LOOK_AT.light, light.x, light.y, light.z, 0);
+    put4(d, LOOK_AT.top, top.r, top.g, top.b, u.uScale.value);
+    put4(d, LOOK_AT.belly, belly.r, belly.g, belly.b, u.uPredatorScale.value);
+    put4(d, LOOK_AT.predator, pred.r, pred.g, pred.b, u.uTime.value);
+    put4(d, LOOK_AT.flap, u.uFlapMode.value, u.uFlapAmp.value, u.uSpeedRef.value, 0);
+    put4(d, LOOK_AT.fill, fill.x, fill.y, fill.z, 0);
+    put4(d, LOOK_AT.fog, fog.r, fog.g, fog.b, 0);
+    d.set([range[0], range[1], 0, 0], LOOK_AT.fogRange);
     const device = at.device;
     device.queue.writeBuffer(at.look, 0, d);
     // Valid until the backend's next configure/dispose, so fetched every frame (not cached).
@@ -421,13 +414,13 @@ function unitSphere(device: GPUDevice): { vertices: GPUBuffer; indices: GPUBuffe
   const vertices = device.createBuffer({
     label: 'unit sphere',
     size: pos.byteLength,
-    usage: USAGE.VERTEX | USAGE.COPY_DST,
+    usage: Usage.VERTEX | Usage.COPY_DST,
   });
   device.queue.writeBuffer(vertices, 0, pos);
   const indices = device.createBuffer({
     label: 'unit sphere indices',
     size: idx.byteLength,
-    usage: USAGE.INDEX | USAGE.COPY_DST,
+    usage: Usage.INDEX | Usage.COPY_DST,
   });
   device.queue.writeBuffer(indices, 0, idx);
   return { vertices, indices, count: idx.length };

@@ -3,17 +3,7 @@
 // GLSL vertex shader in agents.ts: sim z-up -> three y-up, body oriented along the velocity,
 // predators larger and red, dead agents scaled to nothing, two-tone body, wing flap / tail sway.
 
-struct Look {
-  viewProj: mat4x4<f32>, // three's projection * view, with clip z remapped to WebGPU's [0, 1]
-  light: vec4<f32>,      // xyz: direction towards the light (three's frame)
-  top: vec4<f32>,        // rgb: back colour;  w: body length (world units)
-  belly: vec4<f32>,      // rgb: underside;    w: predator size factor
-  predator: vec4<f32>,   // rgb: predator;     w: time (s)
-  flap: vec4<f32>,       // x: mode (0 none, 1 wings, 2 tail), y: amplitude, z: reference speed
-  fill: vec4<f32>,       // xyz: direction towards the fill light (from below, the other side)
-  fog: vec4<f32>,        // rgb: the sky's horizon colour; w unused
-  fogRange: vec4<f32>,   // x: view depth where fog starts, y: where it is full
-}
+// struct Look (camera, lights, colours, flap, fog) is prepended by the host (viewer/look.ts).
 
 @group(0) @binding(0) var<uniform> look: Look;
 

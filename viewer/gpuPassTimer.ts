@@ -7,8 +7,7 @@
  * timer and the HUD says `gpu n/a` — never a made-up figure.
  */
 
-// GPUBufferUsage values (the global is missing where WebGPU is not exposed)
-const USAGE = { MAP_READ: 0x1, COPY_SRC: 0x4, COPY_DST: 0x8, QUERY_RESOLVE: 0x200 } as const;
+import { Usage } from '../src/backends/webgpu/dispatch.ts';
 
 /** Milliseconds between two GPU timestamps (nanoseconds); null when they are out of order. */
 export function timestampMs(begin: bigint, end: bigint): number | null {
@@ -29,8 +28,8 @@ export class GpuPassTimer {
 
   private constructor(device: GPUDevice) {
     this.querySet = device.createQuerySet({ label: 'agents pass time', type: 'timestamp', count: 2 });
-    this.resolved = device.createBuffer({ size: 16, usage: USAGE.QUERY_RESOLVE | USAGE.COPY_SRC });
-    this.readback = device.createBuffer({ size: 16, usage: USAGE.MAP_READ | USAGE.COPY_DST });
+    this.resolved = device.createBuffer({ size: 16, usage: Usage.QUERY_RESOLVE | Usage.COPY_SRC });
+    this.readback = device.createBuffer({ size: 16, usage: Usage.MAP_READ | Usage.COPY_DST });
   }
 
   /** A timer on `device`, or null when the device has no timestamp queries. */

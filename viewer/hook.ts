@@ -1,6 +1,7 @@
 /** The test hook on `window.murmur` (also handy from the devtools console). See docs/viewer.md. */
 import type { BackendName } from '../src/backends/types.ts';
 import type { Flock } from '../src/flock.ts';
+import { backendOf } from '../src/flock-backend.ts';
 import type { Metrics } from '../src/metrics/metrics.ts';
 import type { Params } from '../src/params/schema.ts';
 import type { Hud } from './hud.ts';
@@ -27,6 +28,8 @@ export interface MurmurHook {
   reference(n: number): Promise<Metrics>;
   /** Show or hide the agents (tests count agent pixels by difference). */
   showAgents(on: boolean): void;
+  /** The webgpu backend's device (null on the other backends). */
+  readonly gpuDevice: GPUDevice | null;
   /** Are the agents drawn straight from the webgpu backend's buffers (no readback per frame)? */
   readonly gpuRendering: boolean;
   /** Readbacks of the webgpu backend so far (the per-frame path does none; metrics do, ~2/s). */
@@ -62,6 +65,10 @@ export function installHook(
     },
     get backend() {
       return session.config.backend;
+    },
+    get gpuDevice() {
+      const b = backendOf(session.flock);
+      return 'device' in b ? (b.device as GPUDevice) : null;
     },
     get params() {
       return session.flock.params;

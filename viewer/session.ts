@@ -9,6 +9,7 @@
 import type { BackendName } from '../src/backends/types.ts';
 import type { WebGpuBackend } from '../src/backends/webgpu/backend.ts';
 import { createFlock, type Flock, paramsFromOptions, restoreFlock, restoreFlockSync } from '../src/flock.ts';
+import { backendOf } from '../src/flock-backend.ts';
 import type { Metrics } from '../src/metrics/metrics.ts';
 import type { PresetName } from '../src/params/presets.ts';
 import type { Params, ParamsOverride } from '../src/params/schema.ts';
@@ -109,7 +110,7 @@ export class FlockSession {
     gpuAgents.detach();
     this.stepper.useGpu(null);
     if (this.flock.backend === 'webgpu') {
-      const engine = this.flock.engine as WebGpuBackend;
+      const engine = backendOf(this.flock) as WebGpuBackend;
       try {
         await gpuAgents.attach(engine);
         this.stepper.useGpu(engine);

@@ -12,6 +12,7 @@
  */
 import type { WebGpuBackend } from '../src/backends/webgpu/backend.ts';
 import type { Flock } from '../src/flock.ts';
+import { backendOf } from '../src/flock-backend.ts';
 
 /** Longest frame delta that counts as simulated time (seconds); longer pauses are dropped. */
 const MAX_FRAME_DELTA = 0.1;
@@ -114,7 +115,7 @@ export class Stepper {
     }
     if (this.inFlight || this.owed < dt) return;
     const n = Math.min(MAX_BATCH, Math.floor(this.owed / dt));
-    if (this.gpu && flock.engine === this.gpu) {
+    if (this.gpu && backendOf(flock) === this.gpu) {
       if (this.holds === 0) this.submitGpu(flock, this.gpu, n);
       return;
     }
@@ -180,7 +181,7 @@ export class Stepper {
     this.holds++;
     try {
       await this.settle(flock);
-      if (this.gpu && flock.engine === this.gpu) {
+      if (this.gpu && backendOf(flock) === this.gpu) {
         await this.gpu.readback(flock.state);
         this.ahead = 0;
       }

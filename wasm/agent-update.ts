@@ -8,7 +8,21 @@ import { keysQuad } from './cell-keys';
 import { hsum } from './lanes';
 import { LQ2, LRX, LRY, LRZ, offsetFromLine, repelFromLine } from './laser';
 import { AVX, AVY, AVZ, avoidObstacles, moveAmongObstacles } from './obstacles';
-import { TIE_X, TIE_Y2, TIE_Y3, TIE_Z2, TIE_Z3 } from './shared-constants';
+import {
+  MOTION_INTEGRATION_ACCELERATION,
+  MOTION_INTEGRATION_IMPULSE,
+  MOTION_INTEGRATION_INCREMENT,
+  PREY,
+  SUM_ALI,
+  SUM_COH,
+  SUM_FLEE,
+  SUM_SEP,
+  TIE_X,
+  TIE_Y2,
+  TIE_Y3,
+  TIE_Z2,
+  TIE_Z3,
+} from './shared-constants';
 import {
   ALI_NORM,
   ALI_RELATIVE,
@@ -16,6 +30,7 @@ import {
   DESIRED_UNIT,
   F_ALI_W,
   F_COH_W,
+  F_DRAG,
   F_DT,
   F_FLEE_W,
   F_LASER_KILL2,
@@ -60,12 +75,8 @@ import {
   truncateR,
 } from './steer';
 
-// The neighbour sums of the agent being finished (f64): x, y, z and count per rule, at these
-// offsets (the reference's SUM_SEP .. SUM_FLEE).
-export const SUM_SEP = 0;
-export const SUM_ALI = 4;
-export const SUM_COH = 8;
-export const SUM_FLEE = 12;
+// The neighbour sums of the agent being finished (f64): x, y, z and count per rule, at the
+// offsets SUM_SEP .. SUM_FLEE (generated from the reference's, src/rules/scratch.ts).
 const SUMS: usize = memory.data(16 * 8, 16);
 
 /** One rule's sums from four lanes each (x, y, z and count vectors), in hsum's fixed order. */
@@ -108,7 +119,7 @@ export function finish(
   // obstacles ahead (AVX, AVY, AVZ; read only where there are obstacles)
   const obstacles = gi(I_N_OBSTACLES) > 0;
   if (obstacles) avoidObstacles(xi, yi, zi, uxi, uyi, uzi);
-  if (ki === 0) {
+  if (ki === PREY) {
     maxSpeed = gf(F_MAX_SPEED);
     minSpeed = gf(F_MIN_SPEED);
     preyAcceleration(dims2, uxi, uyi, uzi, obstacles, xi, yi, zi);
@@ -124,10 +135,16 @@ export function finish(
   }
   const dt = gf(F_DT);
   // acceleration: v + a·dt; increment and impulse (the documents'): v + the rules' sum, no dt
-  if (gi(I_INTEGRATION) === 0) setR(uxi + RX * dt, uyi + RY * dt, dims2 ? 0 : uzi + RZ * dt);
+  if (gi(I_INTEGRATION) === MOTION_INTEGRATION_ACCELERATION)
+    setR(uxi + RX * dt, uyi + RY * dt, dims2 ? 0 : uzi + RZ * dt);
   else setR(uxi + RX, uyi + RY, dims2 ? 0 : uzi + RZ);
+  const drag = gf(F_DRAG);
+  if (drag > 0) {
+    const keep = max(<f64>0, 1 - drag * dt); // motion.drag over this step
+    setR(RX * keep, RY * keep, RZ * keep);
+  }
   if (gi(I_FLAGS) & SPEED_RAMP)
-    rampSpeedR(minSpeed, maxSpeed, (ki === 0 ? gf(F_MAX_ACCEL) : gf(F_PRED_ACCEL)) * dt, uxi, uyi, uzi);
+    rampSpeedR(minSpeed, maxSpeed, (ki === PREY ? gf(F_MAX_ACCEL) : gf(F_PRED_ACCEL)) * dt, uxi, uyi, uzi);
   else if (speedI > 0) clampSpeedR(minSpeed, maxSpeed, uxi, uyi, uzi);
   else clampSpeedR(minSpeed, maxSpeed, TIE_X, dims2 ? TIE_Y2 : TIE_Y3, dims2 ? TIE_Z2 : TIE_Z3);
   const vx = RX;
@@ -216,7 +233,7 @@ function preyAcceleration(
       setR(sx + lx + cx + fx + ax + rx, sy + ly + cy + fy + ay + ry, sz + lz + cz + fz + az + rz);
     else setR(sx + lx + cx + fx, sy + ly + cy + fy, sz + lz + cz + fz);
     // limited to maxAccel as an acceleration (× dt) or an impulse (no dt); increment: unlimited
-    if (gi(I_INTEGRATION) !== 1) truncateR(gf(F_MAX_ACCEL));
+    if (gi(I_INTEGRATION) !== MOTION_INTEGRATION_INCREMENT) truncateR(gf(F_MAX_ACCEL));
   }
 }
 
@@ -282,7 +299,7 @@ function predatorAcceleration(dims2: bool, uxi: f64, uyi: f64, uzi: f64, speedI:
   if (qn > 0) setR(sum(SUM_COH) * (1 / qn), sum(SUM_COH + 1) * (1 / qn), sum(SUM_COH + 2) * (1 / qn));
   else setR(speedI > 0 ? uxi : 1, speedI > 0 ? uyi : 0, speedI > 0 ? uzi : 0);
   if (dims2) dropZR();
-  if (gi(I_INTEGRATION) === 2) {
+  if (gi(I_INTEGRATION) === MOTION_INTEGRATION_IMPULSE) {
     // impulse (Chalmers 4.2.2): the offset to the centre itself is the rule vector; none in sight: none
     if (!(qn > 0)) setR(0, 0, 0);
   } else steerR(true, gf(F_PRED_SPEED), uxi, uyi, uzi, gf(F_PRED_ACCEL));

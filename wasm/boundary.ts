@@ -1,6 +1,12 @@
 // Keeping agents inside the world (twin of src/rules/boundary.ts): boundary() for one agent in
 // float64 (the gathering step's finish), boundaryV() for four agents in float32 (the sweep's).
 import { gf, gi } from './blocks';
+import {
+  WORLD_BOUNDARY_BOUNCE,
+  WORLD_BOUNDARY_CLAMP,
+  WORLD_BOUNDARY_PUSH,
+  WORLD_BOUNDARY_WRAP,
+} from './shared-constants';
 import { F_PUSH, F_SIZE, F_WALL, I_BOUNDARY } from './slots';
 import { ZERO4 } from './steer-quad';
 
@@ -18,10 +24,10 @@ export function boundary(axis: i32, p: f64, v: f64): void {
   BV = v;
   if (p >= 0 && <f64>(<f32>p) < L) return;
   const b = gi(I_BOUNDARY);
-  if (b === 1) {
+  if (b === WORLD_BOUNDARY_WRAP) {
     p -= L * Math.floor(p / L);
     if (!(<f64>(<f32>p) < L) || p < 0) p = 0;
-  } else if (b === 0) {
+  } else if (b === WORLD_BOUNDARY_BOUNCE) {
     if (p < 0) {
       p = -p;
       v = Math.abs(v);
@@ -31,7 +37,7 @@ export function boundary(axis: i32, p: f64, v: f64): void {
     }
     if (!(p >= 0)) p = 0;
     if (p > gf(F_WALL + axis)) p = gf(F_WALL + axis);
-  } else if (b === 2) {
+  } else if (b === WORLD_BOUNDARY_CLAMP) {
     if (p < 0) {
       p = 0;
       if (v < 0) v = 0;
@@ -39,7 +45,7 @@ export function boundary(axis: i32, p: f64, v: f64): void {
       p = gf(F_WALL + axis);
       if (v > 0) v = 0;
     }
-  } else if (b === 3) {
+  } else if (b === WORLD_BOUNDARY_PUSH) {
     // push (CGIT report): onto the wall, the push inwards; only past it (p > L), not when p
     // merely rounds up to L in float32; the wall is the reference's c.wall (float32 ≤ L)
     if (p < 0) {
@@ -82,11 +88,11 @@ export function boundaryV(axis: i32, p: v128, v: v128): void {
   let q: v128;
   let w: v128 = v;
   const below = f32x4.lt(p, ZERO4);
-  if (b === 1) {
+  if (b === WORLD_BOUNDARY_WRAP) {
     q = f32x4.sub(p, f32x4.mul(L, f32x4.floor(f32x4.div(p, L))));
     const bad = v128.or(v128.not(f32x4.lt(q, Lup)), f32x4.lt(q, ZERO4));
     q = v128.andnot(q, bad);
-  } else if (b === 0) {
+  } else if (b === WORLD_BOUNDARY_BOUNCE) {
     q = v128.bitselect(f32x4.neg(p), f32x4.sub(f32x4.mul(f32x4.splat(2), L), p), below);
     w = v128.bitselect(f32x4.abs(v), f32x4.neg(f32x4.abs(v)), below);
     q = v128.and(q, f32x4.ge(q, ZERO4));

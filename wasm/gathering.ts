@@ -5,11 +5,13 @@
 // the neighbour list (listNeighbours); pass 2 runs the rules over the list four at a time (flee,
 // then preyRules). A predator sums the prey in vision directly (chase). The sums go to
 // agent-update.ts's SUMS block, and finish() takes them from there.
-import { finish, putSums, SUM_ALI, SUM_COH, SUM_FLEE, SUM_SEP } from './agent-update';
+import { finish, putSums } from './agent-update';
 import { gf, gi, gp } from './blocks';
 import { CD2, CX, CY, CZ, compact, separateCoincident, weight } from './lanes';
 import { cellRanges, coord, minImage, nRanges } from './ranges';
+import { PREY, SUM_ALI, SUM_COH, SUM_FLEE, SUM_SEP } from './shared-constants';
 import {
+  EXCLUSIVE_ZONES,
   F_ALI_R2,
   F_COH_R2,
   F_FLEE_R2,
@@ -64,14 +66,14 @@ export function step(begin: i32, end: i32): void {
     const cz = coord(2, zi);
     const cell = cx + nx * (cy + ny * cz);
     if (cell !== lastCell || ki !== lastKind) {
-      const r = ki === 0 ? I_PREY_REACH : I_PRED_REACH;
+      const r = ki === PREY ? I_PREY_REACH : I_PRED_REACH;
       cellRanges(cx, cy, cz, gi(r), gi(r + 1), gi(r + 2));
       lastCell = cell;
       lastKind = ki;
     }
     const speedI = Math.sqrt(uxi * uxi + uyi * uyi + uzi * uzi);
     let killed = false;
-    if (ki === 0) {
+    if (ki === PREY) {
       const n = listNeighbours(i, xi, yi, zi, px, py, pz, vx, vy, vz, kind, anyPredators);
       killed = anyPredators && flee(n);
       if (!anyPredators) putSums(SUM_FLEE, ZERO, ZERO, ZERO, ZERO);
@@ -285,6 +287,7 @@ function preyRules(i: i32, n: i32, uxi: f64, uyi: f64, uzi: f64, speedI: f64): v
   const nb = gp(I_NB);
   const nbS = gp(I_NB_STRIDE);
   const fovOn = (flags & USE_FOV) !== 0 && speedI > 0;
+  const exclusive = (flags & EXCLUSIVE_ZONES) !== 0;
   const vui = f32x4.splat(<f32>uxi);
   const vuj = f32x4.splat(<f32>uyi);
   const vuk = f32x4.splat(<f32>uzi);
@@ -317,8 +320,13 @@ function preyRules(i: i32, n: i32, uxi: f64, uyi: f64, uzi: f64, speedI: f64): v
     }
     if (fovOn) valid = v128.andnot(valid, outsideView(dx, dy, dz, d2, vui, vuj, vuk, fovCos, vspeed));
     const ms = v128.and(valid, f32x4.lt(d2, sepR2));
-    const ma = v128.and(valid, f32x4.lt(d2, aliR2));
-    const mc = v128.and(valid, f32x4.lt(d2, cohR2));
+    let ma = v128.and(valid, f32x4.lt(d2, aliR2));
+    let mc = v128.and(valid, f32x4.lt(d2, cohR2));
+    if (exclusive) {
+      // steering.zones "exclusive": a neighbour counts for its innermost zone only
+      ma = v128.andnot(ma, f32x4.lt(d2, sepR2));
+      mc = v128.andnot(mc, v128.or(f32x4.lt(d2, sepR2), f32x4.lt(d2, aliR2)));
+    }
     const safe = v128.bitselect(d2, ONE, valid);
     if (v128.any_true(ms)) {
       const w = weight(sepFall, safe);

@@ -1,13 +1,26 @@
 // Pieces both passes (the gathering step and the symmetric sweep) share: per-lane distance
 // weights, the neighbour list's compaction, gathers, coincident agents and horizontal sums.
 import { gp } from './blocks';
-import { COINCIDENT_EPS, TIE_X, TIE_Y2, TIE_Y3, TIE_Z2, TIE_Z3 } from './shared-constants';
+import {
+  COINCIDENT_EPS,
+  SEPARATION_FALLOFF_1_D,
+  SEPARATION_FALLOFF_NONE,
+  TIE_X,
+  TIE_Y2,
+  TIE_Y3,
+  TIE_Z2,
+  TIE_Z3,
+} from './shared-constants';
 import { I_PX } from './slots';
 
 /** A rule's distance weight per lane: 1, 1/d or 1/d² (`safe`: d² with 1 in unused lanes). */
 export function weight(fall: i32, safe: v128): v128 {
   const one = f32x4.splat(1);
-  return fall === 0 ? one : fall === 1 ? f32x4.div(one, f32x4.sqrt(safe)) : f32x4.div(one, safe);
+  return fall === SEPARATION_FALLOFF_NONE
+    ? one
+    : fall === SEPARATION_FALLOFF_1_D
+      ? f32x4.div(one, f32x4.sqrt(safe))
+      : f32x4.div(one, safe);
 }
 
 /** Append the lanes `sw` selects of one candidate vector to the neighbour list at `o`. */

@@ -4,6 +4,11 @@
 import { gf, gi, gp } from './blocks';
 import { BP, BV, boundary } from './boundary';
 import {
+  AVOIDANCE_COLLISION_RETREAT,
+  WORLD_BOUNDARY_TELEPORT,
+  WORLD_BOUNDARY_WRAP,
+} from './shared-constants';
+import {
   F_AVOID_W,
   F_DT,
   F_LOOK_AHEAD,
@@ -167,7 +172,7 @@ function move(): void {
     setS(3 + a, -m(VQ + a));
     setS(a, m(P0 + a));
   }
-  if (gi(I_COLLISION) !== 1) return; // stay
+  if (gi(I_COLLISION) !== AVOIDANCE_COLLISION_RETREAT) return; // stay
   // retreat
   const dt = gf(F_DT);
   for (let a = 0; a < 3; a++) {
@@ -222,8 +227,8 @@ function containsP0(k: i32): bool {
  */
 function moveEnters(): bool {
   const b = gi(I_BOUNDARY);
-  if (b === 4) return segmentEnters(P0, D);
-  if (b !== 1) {
+  if (b === WORLD_BOUNDARY_TELEPORT) return segmentEnters(P0, D);
+  if (b !== WORLD_BOUNDARY_WRAP) {
     for (let a = 0; a < 3; a++) setM(SHIFTED + a, s(a) - m(P0 + a));
     return segmentEnters(P0, SHIFTED);
   }

@@ -4,7 +4,16 @@
 import { addAt, slotOf } from './accumulators';
 import { gf, gi, gp } from './blocks';
 import { cellRanges, nRanges } from './ranges';
-import { COINCIDENT_EPS, TIE_X, TIE_Y2, TIE_Y3, TIE_Z2, TIE_Z3 } from './shared-constants';
+import {
+  COINCIDENT_EPS,
+  SEPARATION_FALLOFF_1_D,
+  SEPARATION_FALLOFF_NONE,
+  TIE_X,
+  TIE_Y2,
+  TIE_Y3,
+  TIE_Z2,
+  TIE_Z3,
+} from './shared-constants';
 import {
   F_ALI_R2,
   F_COH_R2,
@@ -121,5 +130,9 @@ function prologuePair(ai: usize, p: i32, xs: f32, ys: f32, zs: f32, idI: u32): v
 
 /** A rule's distance weight for one pair: 1, 1/d or 1/d² (lanes.ts's weight, scalar). */
 function fallWeight(fall: i32, d2: f32): f32 {
-  return fall === 0 ? 1 : fall === 1 ? <f32>1 / Mathf.sqrt(d2) : <f32>1 / d2;
+  return fall === SEPARATION_FALLOFF_NONE
+    ? 1
+    : fall === SEPARATION_FALLOFF_1_D
+      ? <f32>1 / Mathf.sqrt(d2)
+      : <f32>1 / d2;
 }

@@ -4,10 +4,11 @@
 // run (listPartners), pass 2 adds each pair's terms to the agent's lanes and pushes the
 // partner's (sweepPairs); the agent's finish is staged four at a time (prey-update.ts).
 import { pushRule, slotOf } from './accumulators';
-import { finish, putSums2, SUM_ALI, SUM_COH, SUM_FLEE, SUM_SEP } from './agent-update';
+import { finish, putSums2 } from './agent-update';
 import { gf, gi, gp } from './blocks';
 import { CD2, CX, CY, CZ, gather4, hsum2, separateCoincident, weight } from './lanes';
 import { flushStaged, stage } from './prey-update';
+import { SUM_ALI, SUM_COH, SUM_FLEE, SUM_SEP } from './shared-constants';
 import {
   F_ALI_R2,
   F_COH_R2,

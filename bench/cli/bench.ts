@@ -1,15 +1,17 @@
+import type { KernelChoice } from '../../src/backends/kernels.ts';
+import { engineOptions } from '../../src/backends/options.ts';
 import type { BackendName } from '../../src/backends/types.ts';
 import { FlagReader, type FlagSpec, parseArgs } from '../../src/cli/args.ts';
-import { BACKENDS, DEFAULT_KERNEL, KERNELS, type KernelName } from '../../src/cli/engine.ts';
 import { throwIfProblems } from '../../src/cli/errors.ts';
 import { type CommandHelp, renderHelp } from '../../src/cli/help.ts';
 import { err, out, sci, sig } from '../../src/cli/output.ts';
 import { resolveSources } from '../../src/cli/resolve.ts';
 import type { PresetName } from '../../src/params/presets.ts';
 import type { Params } from '../../src/params/schema.ts';
+import { flockRadius } from '../../src/rules/derive-helpers.ts';
 import { LINDQVIST } from '../lindqvist.ts';
 import { describeMachine, machineLine } from '../machine.ts';
-import { largestRadius, STANDARD_NEIGHBOURS, seesEveryone } from '../scenario.ts';
+import { STANDARD_NEIGHBOURS, seesEveryone } from '../scenario.ts';
 import { measureAll } from './measure.ts';
 import { paperLindqvist } from './paper.ts';
 import { scalingLines } from './repeat.ts';
@@ -35,7 +37,12 @@ const FLAGS: readonly FlagSpec[] = [
     value: 'key=value',
     doc: 'change a rule parameter before the scenario is applied (repeatable)',
   },
-  { name: 'backend', kind: 'value', value: BACKENDS.join(','), doc: 'backends (default cpu)' },
+  {
+    name: 'backend',
+    kind: 'value',
+    value: engineOptions.backend.options.join(','),
+    doc: 'backends (default cpu)',
+  },
   {
     name: 'threads',
     kind: 'value',
@@ -45,8 +52,8 @@ const FLAGS: readonly FlagSpec[] = [
   {
     name: 'kernel',
     kind: 'value',
-    value: KERNELS.join(','),
-    doc: `step kernels, cpu and workers backends (default ${DEFAULT_KERNEL}, as for murmur run)`,
+    value: engineOptions.kernel.options.join(','),
+    doc: `step kernels, cpu and workers backends (default ${engineOptions.kernel.default}, as for murmur run)`,
   },
   {
     name: 'steps',
@@ -147,9 +154,9 @@ function plan(argv: readonly string[]): BenchPlan | 'help' {
   const searches = paper
     ? (['naive'] as const)
     : f.choices('search', ['grid', 'naive'] as const, ['grid', 'naive']);
-  const backends = f.choices('backend', BACKENDS, ['cpu']);
+  const backends = f.choices('backend', engineOptions.backend.options, ['cpu']);
   const threads = f.ints('threads', 1, 256, []);
-  const kernels = f.choices('kernel', KERNELS, [DEFAULT_KERNEL]);
+  const kernels = f.choices('kernel', engineOptions.kernel.options, [engineOptions.kernel.default]);
   const steps = f.int('steps', 1, 1e9);
   const warmup = f.int('warmup', 0, 1e9);
   const batches = f.int('batches', 1, 1000, DEFAULT_BATCHES);
@@ -176,7 +183,7 @@ function plan(argv: readonly string[]): BenchPlan | 'help' {
       for (const backend of backends) {
         const threadList: (number | undefined)[] =
           backend === 'workers' && threads.length ? threads : [undefined];
-        const kernelList: (KernelName | undefined)[] = backend === 'webgpu' ? [undefined] : kernels;
+        const kernelList: (KernelChoice | undefined)[] = backend === 'webgpu' ? [undefined] : kernels;
         for (const t of threadList)
           for (const k of kernelList) {
             const spec: RowSpec = {
@@ -221,7 +228,7 @@ function plan(argv: readonly string[]): BenchPlan | 'help' {
     skipped,
     paper: paper ?? null,
     preset,
-    radius: base ? largestRadius(base) : 0,
+    radius: base ? flockRadius(base) : 0,
     ownWorld: base && seesEveryone(base) ? base.world : null,
     json: f.bool('json'),
     inProcess: f.bool('in-process'),

@@ -1,9 +1,11 @@
+import type { KernelChoice } from '../../src/backends/kernels.ts';
 import type { BackendName } from '../../src/backends/types.ts';
-import { engineInfo, type KernelName } from '../../src/cli/engine.ts';
+import { engineInfo } from '../../src/cli/engine.ts';
 import { createFlock, type Flock, paramsFromOptions } from '../../src/flock.ts';
 import type { PresetName } from '../../src/params/presets.ts';
 import { mergeOverrides, overrideFromPairs } from '../../src/params/validate.ts';
-import { largestRadius, standardScenario } from '../scenario.ts';
+import { flockRadius } from '../../src/rules/derive-helpers.ts';
+import { standardScenario } from '../scenario.ts';
 
 /** One benchmark row to measure (sent to a child process as JSON). */
 export interface RowSpec {
@@ -12,7 +14,7 @@ export interface RowSpec {
   /** Requested worker threads (workers backend); omitted: the backend's default. */
   threads?: number;
   /** Requested kernel (cpu and workers); omitted: the backend's default. */
-  kernel?: KernelName;
+  kernel?: KernelChoice;
   search: 'grid' | 'naive';
   preset: PresetName;
   /** `--set` pairs applied before the scenario. */
@@ -132,7 +134,7 @@ export async function measureRow(spec: RowSpec): Promise<BenchRow> {
   const seed = spec.seed === undefined ? {} : { seed: spec.seed };
   const params = paramsFromOptions({ params: mergeOverrides(mergeOverrides(base, scenario), seed) });
   row.world = { ...params.world };
-  row.radius = largestRadius(params);
+  row.radius = flockRadius(params);
   let flock: Flock;
   try {
     flock = await createFlock({

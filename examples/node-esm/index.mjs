@@ -1,8 +1,7 @@
 // Step one flock on every backend Node offers and print each result's state hash.
 // WebGPU needs the optional `webgpu` package and a Vulkan driver: on a machine without a GPU,
 // run with VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json (SwiftShader).
-import { createFlock, createFlockSync } from 'murmur-flock';
-import { WebGpuUnavailableError } from 'murmur-flock/errors';
+import { createFlock, createFlockSync, WebGpuUnavailableError } from 'murmur-flock';
 
 const flock = { preset: 'reynolds', prey: 1000, seed: 42 };
 const steps = 20;

@@ -7,19 +7,28 @@
 /** The kernels of the cpu and workers backends: the TypeScript reference and WebAssembly SIMD. */
 export const CPU_KERNELS = ['js', 'wasm'] as const;
 
-/** A kernel of the cpu and workers backends: `js` (TypeScript) or `wasm` (WebAssembly SIMD). */
+/**
+ * A kernel of the cpu and workers backends: TypeScript or WebAssembly SIMD.
+ * @useDeclaredType
+ */
 export type CpuKernel = (typeof CPU_KERNELS)[number];
 
 /** Every kernel that steps a flock: the cpu kernels and WGSL (the webgpu backend). */
 export const KERNEL_NAMES = [...CPU_KERNELS, 'wgsl'] as const;
 
-/** A kernel that steps a flock: TypeScript, WebAssembly SIMD, or WGSL (the webgpu backend). */
+/**
+ * A kernel that steps a flock: TypeScript, WebAssembly SIMD, or WGSL (the webgpu backend).
+ * @useDeclaredType
+ */
 export type KernelName = (typeof KERNEL_NAMES)[number];
 
 /** The kernel option: a cpu kernel by name, or `auto` (the backend chooses; see decideKernel). */
 export const KERNEL_CHOICES = [...CPU_KERNELS, 'auto'] as const;
 
-/** The kernel option of the cpu and workers backends. */
+/**
+ * The kernel option of the cpu and workers backends: a cpu kernel, or `auto` (wasm where it loads).
+ * @useDeclaredType
+ */
 export type KernelChoice = (typeof KERNEL_CHOICES)[number];
 
 /** Is `v` a cpu kernel's name (`js` or `wasm`)? */

@@ -2,12 +2,18 @@
  * The engine options (backend, threads, kernel), described with the parameter schema's own leaves
  * (src/params/spec.ts): type, allowed values, default and doc. Their checks and messages, the
  * CLI's flags and help and the viewer's backend choice derive from this spec, as the parameters'
- * do from the schema; which backend takes which option comes from the registry.
+ * do from the schema; which backend takes which option comes from the catalog.
  */
 import { int, oneOf, type ValuesOf } from '../params/spec.ts';
-import { checkLeaf, type ParamIssue } from '../params/validate.ts';
-import { KERNEL_CHOICES } from './kernels.ts';
-import { BACKEND_NAMES, type BackendName, backendEntry, backendsTaking, wordList } from './registry.ts';
+import { checkLeaf, ParamError, type ParamIssue, wordList } from '../params/validate.ts';
+import {
+  BACKEND_NAMES,
+  type BackendName,
+  type BackendOption,
+  backendEntry,
+  backendsTaking,
+} from './catalog.ts';
+import { KERNEL_CHOICES, type KernelChoice } from './kernels.ts';
 
 /** The most step threads the workers backend takes. */
 const MAX_THREADS = 256;
@@ -55,6 +61,15 @@ export function defaultWords(name: EngineOptionName): string {
 /** Names of the engine options. */
 export type EngineOptionName = keyof typeof engineOptions;
 
+// The catalog names the options a backend takes (BackendOption) without importing this file: this
+// line stops compiling when those names and the engine options besides `backend` part.
+true satisfies [BackendOption, Exclude<EngineOptionName, 'backend'>] extends [
+  Exclude<EngineOptionName, 'backend'>,
+  BackendOption,
+]
+  ? true
+  : false;
+
 /** Engine option values, as the spec types them. */
 export type EngineOptionValues = ValuesOf<typeof engineOptions>;
 
@@ -66,8 +81,16 @@ export function engineOptionIssues(o: Readonly<Record<string, unknown>>): ParamI
   return issues;
 }
 
+/** Check a kernel option (the engine options' spec); a ParamError naming `kernel` and what is allowed. */
+export function checkKernelChoice(k: unknown): KernelChoice {
+  if (k === undefined) return engineOptions.kernel.default;
+  const issues = engineOptionIssues({ kernel: k });
+  if (issues.length > 0) throw new ParamError(issues);
+  return k as KernelChoice;
+}
+
 /**
- * Options given that this backend does not take (the registry says which it takes): `threads`
+ * Options given that this backend does not take (the catalog says which it takes): `threads`
  * except on workers, a `kernel` other than `auto` (let the backend choose) on webgpu.
  */
 export function untakenOptionIssues(

@@ -1,9 +1,9 @@
 import type { Params } from '../params/schema.ts';
 import type { FlockState } from '../state/layout.ts';
+import type { BackendName } from './catalog.ts';
 import type { KernelChoice, KernelName } from './kernels.ts';
-import type { BackendName } from './registry.ts';
 
-export type { BackendName } from './registry.ts';
+export type { BackendName } from './catalog.ts';
 
 /** Time per step spent in each phase, in milliseconds (where the backend can tell). */
 export interface StepTiming {

@@ -1,24 +1,12 @@
+import { BACKEND_NAMES, type BackendName, backendEntry, backendsTaking } from '../backends/catalog.ts';
 import type { KernelChoice } from '../backends/kernels.ts';
 import { defaultWords, type EngineOptionName, engineOptions } from '../backends/options.ts';
-import { BACKEND_NAMES, backendEntry, backendsTaking, wordList } from '../backends/registry.ts';
-import type { BackendName } from '../backends/types.ts';
 import type { Flock, FlockInfo } from '../flock.ts';
+import { wordList } from '../params/validate.ts';
 import type { FlagReader, FlagSpec } from './args.ts';
 
-/** Backend names the CLI accepts (the engine options' spec, from the registry). */
-export const BACKENDS: readonly BackendName[] = engineOptions.backend.options;
-/** Kernel names the CLI accepts (the engine options' spec). */
-export const KERNELS: readonly KernelChoice[] = engineOptions.kernel.options;
-/** The CLI's name for a kernel option ({@link KernelChoice}). */
-export type KernelName = KernelChoice;
 /**
- * The kernel `run` and `bench` use when --kernel is not given: the library's default, so a
- * benchmark row measures what a run executes.
- */
-export const DEFAULT_KERNEL: KernelName = engineOptions.kernel.default;
-
-/**
- * The flags --backend, --threads and --kernel, from the engine options' spec and the registry:
+ * The flags --backend, --threads and --kernel, from the engine options' spec and the catalog:
  * the placeholder lists the allowed values, the doc says which backends take the option and its
  * default. `list`: comma-separated lists (bench measures each); `notes`: words to add per flag.
  */
@@ -44,7 +32,7 @@ export function engineFlags(
   });
 }
 
-/** Help lines naming each backend: what it is, and what it needs (the registry's words). */
+/** Help lines naming each backend: what it is, and what it needs (the catalog's words). */
 export function backendHelp(): string[] {
   const width = Math.max(...BACKEND_NAMES.map((n) => n.length)) + 2;
   return [
@@ -62,7 +50,7 @@ export interface EngineOptions {
   /** --backend was given (a resumed run otherwise follows the snapshot). */
   backendGiven: boolean;
   threads?: number;
-  kernel?: KernelName;
+  kernel?: KernelChoice;
 }
 
 /** Read --backend, --threads and --kernel for one run; problems go to the reader. */

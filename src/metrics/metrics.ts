@@ -1,6 +1,6 @@
 import type { Params } from '../params/schema.ts';
 import { UniformGrid } from '../spatial/grid.ts';
-import { type FlockState, PREY } from '../state/layout.ts';
+import { type FlockState, type Half, PREY } from '../state/layout.ts';
 
 /** Order parameters and counts of one state. Distances in world units. */
 export interface Metrics {
@@ -52,6 +52,32 @@ function find(parent: Uint32Array, i: number): number {
 export function computeMetrics(state: FlockState, p: Params): Metrics {
   const h = state.front;
   const count = state.count;
+  const { out, centre } = headings(h, count, state.stepCount);
+  if (out.alivePrey === 0) return out;
+  rotation(h, count, centre, out);
+  if (out.alivePrey < 2) return out;
+  const g = new PreyGrid(h, count, out.alivePrey, p);
+  const { near, parent, neighbours } = neighbourPass(g);
+  widenNearest(g, near, p.dimensions === 2 ? 2 : 3);
+  let nnSum = 0;
+  let nnMin = Number.POSITIVE_INFINITY;
+  let roots = 0;
+  for (let a = 0; a < g.prey; a++) {
+    const i = g.order[a];
+    const d = Math.sqrt(near[i]);
+    nnSum += d;
+    if (d < nnMin) nnMin = d;
+    if (find(parent, i) === i) roots++;
+  }
+  out.nnMean = nnSum / g.prey;
+  out.nnMin = nnMin;
+  out.meanNeighbours = neighbours / g.prey;
+  out.clusters = roots;
+  return out;
+}
+
+/** Counts, polarization and the prey centroid (the metrics that need no neighbours). */
+function headings(h: Half, count: number, step: number): { out: Metrics; centre: [number, number, number] } {
   let prey = 0;
   let predators = 0;
   let sx = 0,
@@ -78,7 +104,7 @@ export function computeMetrics(state: FlockState, p: Params): Metrics {
     cz += h.pz[i];
   }
   const out: Metrics = {
-    step: state.stepCount,
+    step,
     alivePrey: prey,
     alivePredators: predators,
     polarization: prey ? Math.hypot(sx, sy, sz) / prey : 0,
@@ -89,10 +115,12 @@ export function computeMetrics(state: FlockState, p: Params): Metrics {
     meanNeighbours: 0,
     clusters: prey ? 1 : 0,
   };
-  if (prey === 0) return out;
-  cx /= prey;
-  cy /= prey;
-  cz /= prey;
+  return { out, centre: prey ? [cx / prey, cy / prey, cz / prey] : [0, 0, 0] };
+}
+
+/** Milling and the radius of gyration, about the prey centroid. */
+function rotation(h: Half, count: number, [cx, cy, cz]: readonly number[], out: Metrics): void {
+  const prey = out.alivePrey;
   let mx = 0,
     my = 0,
     mz = 0,
@@ -115,55 +143,96 @@ export function computeMetrics(state: FlockState, p: Params): Metrics {
   }
   out.milling = Math.hypot(mx, my, mz) / prey;
   out.radiusOfGyration = Math.sqrt(rg / prey);
-  if (prey < 2) return out;
+}
 
-  // Grid of prey only (predators marked dead for the build), cells of the alignment radius.
-  const L = [p.world.x, p.world.y, p.world.z] as const;
-  const wrap = p.world.boundary === 'wrap';
-  const link = p.alignment.radius;
-  const grid = new UniformGrid();
-  grid.configure({ size: L, wrap, dimensions: p.dimensions, radius: link, capacity: count, order: 'linear' });
-  const mask = new Uint8Array(count);
-  for (let i = 0; i < count; i++) mask[i] = h.alive[i] && h.kind[i] === PREY ? 1 : 0;
-  grid.build({ ...h, alive: mask }, count);
-  const order = new Uint32Array(prey);
-  grid.sortIndices(count, order);
-  const parent = new Uint32Array(count);
-  for (let i = 0; i < count; i++) parent[i] = i;
-  const ranges = new Int32Array(2 * grid.maxRanges(1, 1, 1));
-  const near = new Float64Array(count).fill(Number.POSITIVE_INFINITY);
-  const link2 = link * link;
-  let neighbours = 0;
-  const d2 = (i: number, j: number) => {
+/** A grid of the live prey only (predators marked dead for the build), cells of the alignment radius. */
+class PreyGrid {
+  readonly grid = new UniformGrid();
+  /** The prey's slots in cell order. */
+  readonly order: Uint32Array;
+  readonly wrap: boolean;
+  readonly L: readonly [number, number, number];
+  readonly link2: number;
+  /** 1 in 3D, 0 in 2D: the reach along z. */
+  readonly kz: number;
+
+  constructor(
+    readonly h: Half,
+    readonly count: number,
+    readonly prey: number,
+    p: Params,
+  ) {
+    this.L = [p.world.x, p.world.y, p.world.z];
+    this.wrap = p.world.boundary === 'wrap';
+    const link = p.alignment.radius;
+    this.link2 = link * link;
+    this.kz = p.dimensions === 2 ? 0 : 1;
+    const grid = this.grid;
+    grid.configure({
+      size: this.L,
+      wrap: this.wrap,
+      dimensions: p.dimensions,
+      radius: link,
+      capacity: count,
+      order: 'linear',
+    });
+    const mask = new Uint8Array(count);
+    for (let i = 0; i < count; i++) mask[i] = h.alive[i] && h.kind[i] === PREY ? 1 : 0;
+    grid.build({ ...h, alive: mask }, count);
+    this.order = new Uint32Array(prey);
+    grid.sortIndices(count, this.order);
+  }
+
+  /** Squared distance of agents i and j (minimum image in a periodic world). */
+  d2(i: number, j: number): number {
+    const h = this.h;
+    const L = this.L;
     let dx = Math.abs(h.px[j] - h.px[i]);
     let dy = Math.abs(h.py[j] - h.py[i]);
     let dz = Math.abs(h.pz[j] - h.pz[i]);
-    if (wrap) {
+    if (this.wrap) {
       dx = Math.min(dx, L[0] - dx);
       dy = Math.min(dy, L[1] - dy);
       dz = Math.min(dz, L[2] - dz);
     }
     return dx * dx + dy * dy + dz * dz;
-  };
-  const kz = p.dimensions === 2 ? 0 : 1;
-  for (let a = 0; a < prey; a++) {
-    const i = order[a];
-    const nr = grid.cellRanges(
+  }
+
+  /** The cell ranges within `k` cells of agent i (k along z in 3D), into `out`; their count. */
+  ranges(i: number, k: number, out: Int32Array): number {
+    const { grid, h } = this;
+    return grid.cellRanges(
       grid.coord(0, h.px[i]),
       grid.coord(1, h.py[i]),
       grid.coord(2, h.pz[i]),
-      1,
-      1,
-      kz,
-      ranges,
+      k,
+      k,
+      this.kz * k,
+      out,
     );
+  }
+}
+
+/**
+ * One pass over each prey's neighbouring cells: the squared distance to its nearest prey there,
+ * the neighbours within the alignment radius, and their union (union-find) into clusters.
+ */
+function neighbourPass(g: PreyGrid): { near: Float64Array; parent: Uint32Array; neighbours: number } {
+  const parent = new Uint32Array(g.count);
+  for (let i = 0; i < g.count; i++) parent[i] = i;
+  const ranges = new Int32Array(2 * g.grid.maxRanges(1, 1, 1));
+  const near = new Float64Array(g.count).fill(Number.POSITIVE_INFINITY);
+  let neighbours = 0;
+  for (let a = 0; a < g.prey; a++) {
+    const i = g.order[a];
+    const nr = g.ranges(i, 1, ranges);
     for (let r = 0; r < nr; r++)
       for (let b = ranges[2 * r]; b < ranges[2 * r + 1]; b++) {
-        const j = order[b];
+        const j = g.order[b];
         if (j === i) continue;
-        const q = d2(i, j);
+        const q = g.d2(i, j);
         if (q < near[i]) near[i] = q;
-        if (q < link2) {
+        if (q < g.link2) {
           neighbours++;
           if (j > i) {
             const ri = find(parent, i);
@@ -173,50 +242,33 @@ export function computeMetrics(state: FlockState, p: Params): Metrics {
         }
       }
   }
-  // Nearest neighbours farther than one cell: double the reach until the searched box provably
-  // holds the nearest one. A reach of k cells finds everything closer than k cell widths along
-  // every axis the box does not yet span completely.
-  const axes = p.dimensions === 2 ? 2 : 3;
+  return { near, parent, neighbours };
+}
+
+/**
+ * Nearest neighbours farther than one cell: double the reach until the searched box provably
+ * holds the nearest one. A reach of k cells finds everything closer than k cell widths along
+ * every axis the box does not yet span completely.
+ */
+function widenNearest(g: PreyGrid, near: Float64Array, axes: number): void {
+  const grid = g.grid;
   const found = (k: number) => {
     let r = Number.POSITIVE_INFINITY;
     for (let a = 0; a < axes; a++) if (2 * k + 1 < grid.n[a] && k * grid.cell[a] < r) r = k * grid.cell[a];
     return r;
   };
-  let wide = ranges;
-  for (let a = 0; a < prey; a++) {
-    const i = order[a];
+  let wide = new Int32Array(0);
+  for (let a = 0; a < g.prey; a++) {
+    const i = g.order[a];
     for (let k = 2; near[i] > found(k >> 1) ** 2; k *= 2) {
-      const need = 2 * grid.maxRanges(k, k, kz * k);
+      const need = 2 * grid.maxRanges(k, k, g.kz * k);
       if (wide.length < need) wide = new Int32Array(need);
-      const nr = grid.cellRanges(
-        grid.coord(0, h.px[i]),
-        grid.coord(1, h.py[i]),
-        grid.coord(2, h.pz[i]),
-        k,
-        k,
-        kz * k,
-        wide,
-      );
+      const nr = g.ranges(i, k, wide);
       for (let r = 0; r < nr; r++)
         for (let b = wide[2 * r]; b < wide[2 * r + 1]; b++) {
-          const j = order[b];
-          if (j !== i) near[i] = Math.min(near[i], d2(i, j));
+          const j = g.order[b];
+          if (j !== i) near[i] = Math.min(near[i], g.d2(i, j));
         }
     }
   }
-  let nnSum = 0;
-  let nnMin = Number.POSITIVE_INFINITY;
-  let roots = 0;
-  for (let a = 0; a < prey; a++) {
-    const i = order[a];
-    const d = Math.sqrt(near[i]);
-    nnSum += d;
-    if (d < nnMin) nnMin = d;
-    if (find(parent, i) === i) roots++;
-  }
-  out.nnMean = nnSum / prey;
-  out.nnMin = nnMin;
-  out.meanNeighbours = neighbours / prey;
-  out.clusters = roots;
-  return out;
 }

@@ -1,12 +1,11 @@
 /**
- * One argument check for every public entry (createFlock*, restoreFlock*, set, reset,
- * addPredator and the parameter objects the CLI reads): whatever a caller passes, a wrong shape is
- * refused with a ParamError that names the argument and what was expected — never a TypeError from
- * deep inside, never a silent default. Parameter values themselves are validated by the schema
- * (resolveParams); this module checks only the shape around them.
+ * The shape checks of every public entry's arguments (set, reset, addPredator, the parameter
+ * objects the CLI reads, and through src/flock-arguments.ts createFlock* and restoreFlock*):
+ * whatever a caller passes, a wrong shape is refused with a ParamError that names the argument and
+ * what was expected — never a TypeError from deep inside, never a silent default. Parameter values
+ * themselves are validated by the schema (resolveParams); this module checks only the shape around
+ * them.
  */
-import { engineOptionIssues, engineOptions } from '../backends/options.ts';
-import { wordList } from '../backends/registry.ts';
 import { ParamError, type ParamIssue } from './validate.ts';
 
 /** Keys that would reach or replace an object's prototype when copied by assignment. */
@@ -69,8 +68,8 @@ function checkData(v: unknown, path: string, issues: ParamIssue[], depth: number
   }
 }
 
-/** Throw if `v` is not a plain object of parameter data (see {@link checkData}). */
-function checkObject(
+/** Is `v` a plain object of parameter data (see checkData)? Problems go to `issues`. */
+export function checkObject(
   v: unknown,
   name: string,
   expected: string,
@@ -89,62 +88,9 @@ function checkObject(
   return true;
 }
 
-const throwIf = (issues: ParamIssue[]) => {
+/** Throw a ParamError listing `issues`, if there are any. */
+export function throwIf(issues: ParamIssue[]): void {
   if (issues.length > 0) throw new ParamError(issues);
-};
-
-/** Type checks of the engine options (what they may hold is checked where they are used). */
-function checkEngineOptions(o: Record<string, unknown>, issues: ParamIssue[]): void {
-  if (o.preset !== undefined && typeof o.preset !== 'string')
-    issues.push({ path: 'preset', value: o.preset, allowed: 'the name of a preset (a string)' });
-  // backend, threads and kernel: their spec's checks and wording, as for parameters
-  issues.push(...engineOptionIssues(o));
-  if (o.shared !== undefined && typeof o.shared !== 'boolean')
-    issues.push({ path: 'shared', value: o.shared, allowed: 'true or false' });
-}
-
-/**
- * The options of createFlock, createFlockSync and paramsFromOptions: omitted, or a plain object
- * of engine options and parameters (top level or under `params`, itself a plain object).
- */
-export function checkFlockOptions(options: unknown, entry = 'options'): void {
-  if (options === undefined) return;
-  const issues: ParamIssue[] = [];
-  if (
-    checkObject(
-      options,
-      entry,
-      'an object of options and parameters, e.g. { prey: 500, backend: "cpu" }',
-      issues,
-    )
-  ) {
-    if (options.params !== undefined && !isPlainObject(options.params))
-      issues.push({
-        path: 'params',
-        value: options.params,
-        allowed: 'an object of parameters, e.g. { separation: { radius: 2 } }',
-      });
-    checkEngineOptions(options, issues);
-  }
-  throwIf(issues);
-}
-
-/** The options of restoreFlock: omitted, or a plain object with only backend, threads and kernel. */
-export function checkRestoreOptions(options: unknown, entry = 'options'): void {
-  if (options === undefined) return;
-  const issues: ParamIssue[] = [];
-  const names = Object.keys(engineOptions);
-  if (checkObject(options, entry, `an object { ${names.map((n) => `${n}?`).join(', ')} }`, issues)) {
-    for (const k of Object.keys(options))
-      if (!Object.hasOwn(engineOptions, k))
-        issues.push({
-          path: k,
-          value: options[k],
-          allowed: `only ${wordList(names, 'and')} (the snapshot holds the parameters)`,
-        });
-    checkEngineOptions(options, issues);
-  }
-  throwIf(issues);
 }
 
 /** The parameter override of set() (required) and reset() (optional). */

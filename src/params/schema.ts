@@ -110,6 +110,11 @@ export const schema = {
       default: 'weighted',
       doc: 'weighted: sum of weighted rules; priority: rules take from the acceleration budget in order (Chalmers 2.3)',
     }),
+    zones: oneOf({
+      options: ['overlap', 'exclusive'],
+      default: 'overlap',
+      doc: 'overlap: each rule sees every neighbour within its radius; exclusive: a neighbour counts for the rule of the smallest radius that holds it only (Couzin et al. 2002: zones of repulsion, orientation, attraction)',
+    }),
     maxForce: num({
       default: 20,
       min: 0,
@@ -153,6 +158,13 @@ export const schema = {
       options: ['acceleration', 'increment', 'impulse'],
       default: 'acceleration',
       doc: 'acceleration: v += a·dt, the rules’ sum a limited to maxAccel (Intel, CGIT); increment: v += the rules’ sum, no dt, no limit (Lindqvist thesis); impulse: v += the rules’ sum limited to maxAccel, no dt (Chalmers study 2.3: a = v′ − v, |a| ≤ a_max)',
+    }),
+    drag: num({
+      default: 0,
+      min: 0,
+      max: 1000,
+      step: 0.01,
+      doc: 'Linear drag per second: the new velocity is scaled by max(0, 1 − drag·dt) before the speed limit (0: none)',
     }),
     speedLimit: oneOf({
       options: ['clamp', 'ramp'],

@@ -34,6 +34,13 @@ export function formatIssue(i: ParamIssue): string {
   return `  ${i.path}: got ${formatValue(i.value)}; allowed: ${i.allowed}`;
 }
 
+/** `cpu, workers or webgpu` (or `and`): names as a sentence lists them. */
+export function wordList(names: readonly string[], conjunction: 'or' | 'and' = 'or'): string {
+  return names.length < 2
+    ? (names[0] ?? 'none')
+    : `${names.slice(0, -1).join(', ')} ${conjunction} ${names.at(-1)}`;
+}
+
 /**
  * A value as a message shows it: JSON where JSON can say it, but NaN, Infinity and -Infinity by
  * name (JSON.stringify prints them as null), functions, symbols and bigints by kind, and long

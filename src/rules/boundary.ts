@@ -1,4 +1,10 @@
-import type { RuleConstants } from './constants.ts';
+import {
+  type RuleConstants,
+  WORLD_BOUNDARY_BOUNCE,
+  WORLD_BOUNDARY_CLAMP,
+  WORLD_BOUNDARY_PUSH,
+  WORLD_BOUNDARY_WRAP,
+} from './constants.ts';
 
 /**
  * Keep one coordinate inside [0, L] (or [0, L) when wrapping), on s[o..o+5] = [px, py, pz, vx, vy, vz].
@@ -15,10 +21,10 @@ export function applyBoundary(c: RuleConstants, axis: 0 | 1 | 2, s: Float64Array
   let p = s[o + axis];
   let v = s[o + axis + 3];
   if (p >= 0 && Math.fround(p) < L) return;
-  if (c.boundary === 1) {
+  if (c.boundary === WORLD_BOUNDARY_WRAP) {
     p -= L * Math.floor(p / L);
     if (!(Math.fround(p) < L) || p < 0) p = 0;
-  } else if (c.boundary === 0) {
+  } else if (c.boundary === WORLD_BOUNDARY_BOUNCE) {
     if (p < 0) {
       p = -p;
       v = Math.abs(v);
@@ -28,7 +34,7 @@ export function applyBoundary(c: RuleConstants, axis: 0 | 1 | 2, s: Float64Array
     }
     if (!(p >= 0)) p = 0;
     if (p > c.wall[axis]) p = c.wall[axis];
-  } else if (c.boundary === 2) {
+  } else if (c.boundary === WORLD_BOUNDARY_CLAMP) {
     if (p < 0) {
       p = 0;
       if (v < 0) v = 0;
@@ -36,7 +42,7 @@ export function applyBoundary(c: RuleConstants, axis: 0 | 1 | 2, s: Float64Array
       p = c.wall[axis];
       if (v > 0) v = 0;
     }
-  } else if (c.boundary === 3) {
+  } else if (c.boundary === WORLD_BOUNDARY_PUSH) {
     if (p < 0) {
       p = 0;
       v += c.push;

@@ -18,6 +18,11 @@ export const WORLD_BOUNDARY_CODE = {
   "push": 3,
   "teleport": 4,
 } as const;
+export const WORLD_BOUNDARY_BOUNCE = 0;
+export const WORLD_BOUNDARY_WRAP = 1;
+export const WORLD_BOUNDARY_CLAMP = 2;
+export const WORLD_BOUNDARY_PUSH = 3;
+export const WORLD_BOUNDARY_TELEPORT = 4;
 
 /** Kernel codes of separation.falloff: the schema's option index (the GPU uses the same). */
 export const SEPARATION_FALLOFF_CODE = {
@@ -25,6 +30,9 @@ export const SEPARATION_FALLOFF_CODE = {
   "1/d": 1,
   "1/d2": 2,
 } as const;
+export const SEPARATION_FALLOFF_NONE = 0;
+export const SEPARATION_FALLOFF_1_D = 1;
+export const SEPARATION_FALLOFF_1_D2 = 2;
 
 /** Kernel codes of alignment.falloff: the schema's option index (the GPU uses the same). */
 export const ALIGNMENT_FALLOFF_CODE = {
@@ -32,6 +40,9 @@ export const ALIGNMENT_FALLOFF_CODE = {
   "1/d": 1,
   "1/d2": 2,
 } as const;
+export const ALIGNMENT_FALLOFF_NONE = 0;
+export const ALIGNMENT_FALLOFF_1_D = 1;
+export const ALIGNMENT_FALLOFF_1_D2 = 2;
 
 /** Kernel codes of cohesion.falloff: the schema's option index (the GPU uses the same). */
 export const COHESION_FALLOFF_CODE = {
@@ -39,12 +50,17 @@ export const COHESION_FALLOFF_CODE = {
   "1/d": 1,
   "1/d2": 2,
 } as const;
+export const COHESION_FALLOFF_NONE = 0;
+export const COHESION_FALLOFF_1_D = 1;
+export const COHESION_FALLOFF_1_D2 = 2;
 
 /** Kernel codes of avoidance.collision: the schema's option index (the GPU uses the same). */
 export const AVOIDANCE_COLLISION_CODE = {
   "stay": 0,
   "retreat": 1,
 } as const;
+export const AVOIDANCE_COLLISION_STAY = 0;
+export const AVOIDANCE_COLLISION_RETREAT = 1;
 
 /** Kernel codes of motion.integration: the schema's option index (the GPU uses the same). */
 export const MOTION_INTEGRATION_CODE = {
@@ -52,6 +68,9 @@ export const MOTION_INTEGRATION_CODE = {
   "increment": 1,
   "impulse": 2,
 } as const;
+export const MOTION_INTEGRATION_ACCELERATION = 0;
+export const MOTION_INTEGRATION_INCREMENT = 1;
+export const MOTION_INTEGRATION_IMPULSE = 2;
 
 /**
  * Everything a step kernel needs, derived once from the parameters (squared radii, codes for
@@ -80,6 +99,8 @@ export interface RuleConstants {
   readonly aliRelative: boolean;
   readonly reynolds: boolean;
   readonly priority: boolean;
+  /** A neighbour counts for alignment only outside the separation radius, for cohesion only outside both (Couzin’s zones). */
+  readonly exclusiveZones: boolean;
   readonly maxForce: number;
   /** Normalisation leaves a vector whose squared length is at most this unchanged. */
   readonly normTol: number;
@@ -125,6 +146,8 @@ export interface RuleConstants {
   readonly desiredUnit: boolean;
   /** acceleration (v += a·dt), increment (v += Σ), impulse (v += Σ limited to maxAccel) */
   readonly integration: 0 | 1 | 2;
+  /** Linear drag per second: the new velocity times max(0, 1 − drag·dt), before the speed limit. */
+  readonly drag: number;
   /** Lindqvist’s LimitSpeed instead of the clamp. */
   readonly speedRamp: boolean;
   /** Obstacles, the laser or any of the forms above not the default: prey take the general update (updateAgent; the wasm finish()), not the plain prey update. */
@@ -154,6 +177,7 @@ export function deriveConstants(p: Params, predatorsPresent: boolean): RuleConst
     aliRelative: p.alignment.relative,
     reynolds: p.steering.style === 'reynolds',
     priority: p.steering.combine === 'priority',
+    exclusiveZones: p.steering.zones === 'exclusive',
     maxForce: p.steering.maxForce,
     normTol: p.steering.normalizeTolerance,
     maxAccel: p.motion.maxAccel,
@@ -186,7 +210,8 @@ export function deriveConstants(p: Params, predatorsPresent: boolean): RuleConst
     limitEach: p.steering.limitEach,
     desiredUnit: p.steering.desiredLength === 'unit',
     integration: MOTION_INTEGRATION_CODE[p.motion.integration],
+    drag: p.motion.drag,
     speedRamp: p.motion.speedLimit === 'ramp',
-    generalFinish: p.obstacles.length > 0 || p.laser.enabled || p.separation.reduce === 'sum' || !p.steering.limitEach || p.steering.desiredLength === 'unit' || p.motion.integration !== 'acceleration' || p.motion.speedLimit === 'ramp',
+    generalFinish: p.obstacles.length > 0 || p.laser.enabled || p.separation.reduce === 'sum' || !p.steering.limitEach || p.steering.desiredLength === 'unit' || p.motion.integration !== 'acceleration' || p.motion.speedLimit === 'ramp' || p.motion.drag > 0,
   };
 }

@@ -3,12 +3,7 @@
  * table (kernel-table.ts → constants.generated.ts, `npm run gen`); this module is their stable
  * import path.
  */
-export type { RuleConstants } from './constants.generated.ts';
-export {
-  ALIGNMENT_FALLOFF_CODE,
-  COHESION_FALLOFF_CODE,
-  deriveConstants,
-  SEPARATION_FALLOFF_CODE,
-  WORLD_BOUNDARY_CODE,
-} from './constants.generated.ts';
+// (everything generated: RuleConstants, deriveConstants, the code maps and each enum code by name,
+// e.g. WORLD_BOUNDARY_WRAP, the name WGSL and the AssemblyScript kernel use too)
+export * from './constants.generated.ts';
 export { type FalloffCode, float32AtMost } from './derive-helpers.ts';

@@ -46,8 +46,13 @@ export function obstacleQuads(p: Params): Float64Array {
   return out;
 }
 
+/** The largest flocking radius (separation, alignment, cohesion) of a parameter set. */
+export function flockRadius(p: Params): number {
+  return Math.max(p.separation.radius, p.alignment.radius, p.cohesion.radius);
+}
+
 /** Largest radius a prey agent scans for (flocking, and fleeing/killing when predators exist). */
 export function preyReach(p: Params, predatorsPresent: boolean): number {
-  const flock = Math.max(p.separation.radius, p.alignment.radius, p.cohesion.radius);
+  const flock = flockRadius(p);
   return predatorsPresent ? Math.max(flock, p.flee.radius, p.predator.killRadius) : flock;
 }

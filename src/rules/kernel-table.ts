@@ -58,6 +58,12 @@ export const kernelConstants: readonly KernelConstant[] = [
   { name: 'aliRelative', kind: 'bool', derive: 'p.alignment.relative' },
   { name: 'reynolds', kind: 'bool', derive: "p.steering.style === 'reynolds'" },
   { name: 'priority', kind: 'bool', derive: "p.steering.combine === 'priority'" },
+  {
+    name: 'exclusiveZones',
+    kind: 'bool',
+    doc: 'A neighbour counts for alignment only outside the separation radius, for cohesion only outside both (Couzin’s zones).',
+    derive: "p.steering.zones === 'exclusive'",
+  },
   { name: 'maxForce', kind: 'f64', derive: 'p.steering.maxForce' },
   {
     name: 'normTol',
@@ -160,6 +166,12 @@ export const kernelConstants: readonly KernelConstant[] = [
     doc: 'acceleration (v += a·dt), increment (v += Σ), impulse (v += Σ limited to maxAccel)',
   },
   {
+    name: 'drag',
+    kind: 'f64',
+    doc: 'Linear drag per second: the new velocity times max(0, 1 − drag·dt), before the speed limit.',
+    derive: 'p.motion.drag',
+  },
+  {
     name: 'speedRamp',
     kind: 'bool',
     doc: 'Lindqvist’s LimitSpeed instead of the clamp.',
@@ -170,7 +182,7 @@ export const kernelConstants: readonly KernelConstant[] = [
     kind: 'bool',
     doc: 'Obstacles, the laser or any of the forms above not the default: prey take the general update (updateAgent; the wasm finish()), not the plain prey update.',
     derive:
-      "p.obstacles.length > 0 || p.laser.enabled || p.separation.reduce === 'sum' || !p.steering.limitEach || p.steering.desiredLength === 'unit' || p.motion.integration !== 'acceleration' || p.motion.speedLimit === 'ramp'",
+      "p.obstacles.length > 0 || p.laser.enabled || p.separation.reduce === 'sum' || !p.steering.limitEach || p.steering.desiredLength === 'unit' || p.motion.integration !== 'acceleration' || p.motion.speedLimit === 'ramp' || p.motion.drag > 0",
   },
 ];
 
@@ -197,7 +209,7 @@ export const wasmISlots: readonly WasmSlot[] = [
   { name: 'n', count: 3, doc: 'nx ny nz' },
   { name: 'preyReach', count: 3, doc: 'kx ky kz' },
   { name: 'predReach', count: 3 },
-  { name: 'wrap', write: 'c.boundary === 1 ? 1 : 0' },
+  { name: 'wrap', write: 'c.boundary === WORLD_BOUNDARY_WRAP ? 1 : 0' },
   { name: 'dims2', write: 'c.dims === 2 ? 1 : 0' },
   { name: 'boundary', write: 'c.boundary' },
   { name: 'fall', count: 3, doc: 'sep ali coh', write: ['c.sepFall', 'c.aliFall', 'c.cohFall'] },
@@ -269,6 +281,7 @@ export const wasmFSlots: readonly WasmSlot[] = [
   { name: 'laserR2', write: 'c.laserR2' },
   { name: 'laserStrength', write: 'c.laserStrength' },
   { name: 'laserKill2', write: 'c.laserKill2' },
+  { name: 'drag', doc: 'Linear drag per second (0: none).', write: 'c.drag' },
 ];
 
 /** Slots reserved per block (the host lays its arrays out after them). */
@@ -291,7 +304,7 @@ export const wasmFlags: readonly { readonly name: string; readonly from: string;
   },
   {
     name: 'generalPrey',
-    from: 'c.generalFinish || c.boundary > 2',
+    from: 'c.generalFinish || c.boundary === WORLD_BOUNDARY_PUSH || c.boundary === WORLD_BOUNDARY_TELEPORT',
     doc: 'The sweep finishes each prey with the scalar finish() (obstacles, laser, the documents’ forms, push and teleport walls), not the float32 quad.',
   },
   { name: 'sepSum', from: 'c.sepSum', doc: 'separation.reduce "sum": the separation sum is not averaged.' },
@@ -299,4 +312,5 @@ export const wasmFlags: readonly { readonly name: string; readonly from: string;
   { name: 'desiredUnit', from: 'c.desiredUnit', doc: 'A normalised desired velocity keeps length 1.' },
   { name: 'speedRamp', from: 'c.speedRamp', doc: 'Lindqvist’s LimitSpeed instead of the clamp.' },
   { name: 'laser', from: 'c.laser', doc: 'Prey are repelled from the laser line, predators on it die.' },
+  { name: 'exclusiveZones', from: 'c.exclusiveZones', doc: 'steering.zones "exclusive" (Couzin’s zones).' },
 ];

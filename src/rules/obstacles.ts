@@ -1,5 +1,9 @@
 import { applyBoundary } from './boundary.ts';
-import { AVOIDANCE_COLLISION_CODE } from './constants.generated.ts';
+import {
+  AVOIDANCE_COLLISION_RETREAT,
+  WORLD_BOUNDARY_TELEPORT,
+  WORLD_BOUNDARY_WRAP,
+} from './constants.generated.ts';
 import type { RuleConstants } from './constants.ts';
 import { POS, VEL } from './scratch.ts';
 
@@ -118,7 +122,7 @@ export function moveAmongObstacles(c: RuleConstants, s: Float64Array, o: number)
     s[o + 3 + a] = -M[VQ + a];
     s[o + a] = M[P0 + a];
   }
-  if (c.collision !== AVOIDANCE_COLLISION_CODE.retreat) return;
+  if (c.collision !== AVOIDANCE_COLLISION_RETREAT) return;
   for (let a = 0; a < 3; a++) {
     M[D + a] = -M[VQ + a] * c.dt;
     s[o + a] = M[P0 + a] + M[D + a];
@@ -168,8 +172,8 @@ function containsP0(c: RuleConstants, k: number): boolean {
  * the segment p0 → p0 + d, and its image q − d → q when the walls moved the end across a seam.
  */
 function moveEnters(c: RuleConstants, s: Float64Array, o: number): boolean {
-  if (c.boundary === 4) return segmentEnters(c, P0, D);
-  if (c.boundary !== 1) {
+  if (c.boundary === WORLD_BOUNDARY_TELEPORT) return segmentEnters(c, P0, D);
+  if (c.boundary !== WORLD_BOUNDARY_WRAP) {
     for (let a = 0; a < 3; a++) M[SHIFTED + a] = s[o + a] - M[P0 + a];
     return segmentEnters(c, P0, SHIFTED);
   }

@@ -55,8 +55,7 @@ for (const backend of ['cpu', 'workers', 'webgpu'] as const) {
     assert.match(text, /js .* sim .* upload .* draw .*\ngpu (n\/a|[\d.]+ ms \((webgl|webgpu)\))/);
     // GPU time only where the renderer drawing the agents has a timer: else "gpu n/a", no figure
     const timed = await page.evaluate(() => {
-      const engine = window.murmur!.flock.engine as unknown as { device?: GPUDevice };
-      if (window.murmur!.gpuRendering) return engine.device!.features.has('timestamp-query');
+      if (window.murmur!.gpuRendering) return window.murmur!.gpuDevice!.features.has('timestamp-query');
       const gl = document.createElement('canvas').getContext('webgl2');
       return gl?.getExtension('EXT_disjoint_timer_query_webgl2') != null;
     });

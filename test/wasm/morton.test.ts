@@ -23,6 +23,7 @@ import {
 import { deriveConstants } from '../../src/rules/constants.ts';
 import { type KeySink, UniformGrid } from '../../src/spatial/grid.ts';
 import { FlockState } from '../../src/state/layout.ts';
+import { npmTestOnly } from '../helpers.ts';
 import { sortedStep } from './sorted.ts';
 import { assertWithinTolerance } from './tolerance.ts';
 
@@ -235,7 +236,9 @@ async function hashOf(options: FlockOptions, steps: number, batch = true): Promi
   }
 }
 
-describe('wasm Morton: the same bytes on cpu and on workers at 1, 2 and 3 threads', () => {
+describe('wasm Morton: the same bytes on cpu and on workers at 1, 2 and 3 threads', {
+  skip: npmTestOnly,
+}, () => {
   const cases: Record<string, FlockOptions> = {
     'prey only, wrap (the pass writes the next keys)': {
       preset: 'massive',

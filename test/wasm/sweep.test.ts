@@ -12,6 +12,7 @@ import { WasmKernel } from '../../src/backends/wasm/kernel.ts';
 import { loadWasmModule } from '../../src/backends/wasm/loader.ts';
 import { createFlock, createFlockSync, type Flock, type FlockOptions } from '../../src/flock.ts';
 import { FlockState, type Half } from '../../src/state/layout.ts';
+import { npmTestOnly } from '../helpers.ts';
 import { sortedStep } from './sorted.ts';
 import { assertWithinTolerance } from './tolerance.ts';
 
@@ -104,7 +105,9 @@ after(async () => {
   for (const f of flocks) await f.dispose();
 });
 
-test('wasm sweep on the backends: cpu takes it; workers with 1, 2, 3, 4 and 7 threads give its bytes', async () => {
+test('wasm sweep on the backends: cpu takes it; workers with 1, 2, 3, 4 and 7 threads give its bytes', {
+  skip: npmTestOnly,
+}, async () => {
   const options: FlockOptions = {
     preset: 'reynolds',
     prey: 20011,

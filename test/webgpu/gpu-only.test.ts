@@ -3,15 +3,23 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AGENT_BYTES, type WebGpuBackend } from '../../src/backends/webgpu/backend.ts';
 import { Usage } from '../../src/backends/webgpu/dispatch.ts';
-import type { FlockOptions } from '../../src/flock.ts';
+import { createFlockSync, type FlockOptions } from '../../src/flock.ts';
+import { webGpuBackendOf } from '../../src/webgpu.ts';
 import { gpuFlock } from './helpers.ts';
 
 const options: FlockOptions = { preset: 'reynolds', prey: 600, world: { x: 40, y: 40, z: 40 } };
 
+test('webGpuBackendOf: the backend of a webgpu flock, null for a flock on another backend', async () => {
+  const a = await gpuFlock(options);
+  assert.equal(webGpuBackendOf(a)?.name, 'webgpu');
+  assert.equal(webGpuBackendOf(createFlockSync(options)), null);
+  await a.dispose();
+});
+
 test('stepGpuOnly + readback gives the same bytes as step(); the host stays put until the readback', async () => {
   const a = await gpuFlock(options);
   const b = await gpuFlock(options);
-  const gpu = a.engine as WebGpuBackend;
+  const gpu = webGpuBackendOf(a) as WebGpuBackend;
   const before = a.stateHash();
   gpu.stepGpuOnly(4);
   gpu.stepGpuOnly(3);
@@ -29,7 +37,7 @@ test('a parameter change during GPU-only stepping does not rewind the flock', as
   const a = await gpuFlock(options);
   const b = await gpuFlock(options);
   const change = { separation: { weight: 2.5 }, world: { boundary: 'wrap' as const } };
-  (a.engine as WebGpuBackend).stepGpuOnly(3);
+  webGpuBackendOf(a)?.stepGpuOnly(3);
   a.set(change);
   await a.step(2); // applies the change (configure) and reads back
   assert.equal(a.stepCount, 5);
@@ -43,7 +51,7 @@ test('a parameter change during GPU-only stepping does not rewind the flock', as
 
 test('buffers(): a vertex-capable agent buffer, the count on the GPU, and per-kernel times', async () => {
   const f = await gpuFlock(options);
-  const gpu = f.engine as WebGpuBackend;
+  const gpu = webGpuBackendOf(f) as WebGpuBackend;
   await f.step(2);
   const { agents, control, maxCount, device } = gpu.buffers();
   assert.equal(device, gpu.device);

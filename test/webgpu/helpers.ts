@@ -5,19 +5,6 @@ import { Flock as FlockClass, type FlockOptions, paramsFromOptions } from '../..
 import { SPARE_SLOTS, seedAgents } from '../../src/state/init.ts';
 import { FlockState } from '../../src/state/layout.ts';
 
-/** Per agent id: px py pz vx vy vz alive kind. */
-export function agentsById(f: Flock): Map<number, number[]> {
-  const m = new Map<number, number[]>();
-  const p = f.positions();
-  const v = f.velocities();
-  const ids = f.ids();
-  const alive = f.alive();
-  const kinds = f.kinds();
-  for (let i = 0; i < f.count; i++)
-    m.set(ids[i], [p.x[i], p.y[i], p.z[i], v.x[i], v.y[i], v.z[i], alive[i], kinds[i]]);
-  return m;
-}
-
 /** Largest absolute difference between matching agents; throws if the sets of ids differ. */
 export function worstDifference(
   a: Map<number, number[]>,

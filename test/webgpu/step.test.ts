@@ -9,7 +9,8 @@ import { test } from 'node:test';
 import { dispatchLimits } from '../../src/backends/webgpu/dispatch.ts';
 import { createFlock, type Flock, type FlockOptions } from '../../src/flock.ts';
 import { PREDATOR } from '../../src/state/layout.ts';
-import { agentsById, gpuFlock } from './helpers.ts';
+import { agentsById } from '../helpers.ts';
+import { gpuFlock } from './helpers.ts';
 
 const REL = 5e-5;
 

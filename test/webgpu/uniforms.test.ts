@@ -13,6 +13,7 @@ import {
 } from '../../src/backends/webgpu/uniforms.ts';
 import { resolveParams } from '../../src/params/validate.ts';
 import { fields } from '../../src/params/walk.ts';
+import { npmTestOnly } from '../helpers.ts';
 
 test('Params has a member for every schema field except host-only ones', () => {
   for (const f of fields) {
@@ -50,7 +51,7 @@ test('enum constants follow the option order of the schema', () => {
   assert.equal(enumConstName('separation.falloff', '1/d2'), 'SEPARATION_FALLOFF_1_D2');
 });
 
-test('the GPU reads every packed field where the host wrote it', async () => {
+test('the GPU reads every packed field where the host wrote it', { skip: npmTestOnly }, async () => {
   const { device } = await requestGpu();
   const params = resolveParams({
     dt: 0.02,

@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { type FaultInjection, WorkerFaultError } from '../../src/backends/workers/backend.ts';
 import { createFlockSync, type Flock } from '../../src/flock.ts';
+import { agentsById } from '../helpers.ts';
 import { flockWithFault } from './fault-flock.ts';
 
 const OPTIONS = { preset: 'massive', prey: 1501, predators: 4, world: { x: 40, y: 40, z: 30 } } as const;
@@ -10,18 +11,6 @@ const OPTIONS = { preset: 'massive', prey: 1501, predators: 4, world: { x: 40, y
 /** A workers flock whose backend has a fault injected. */
 function faultyFlock(threads: number, fault: FaultInjection): Promise<Flock> {
   return flockWithFault(OPTIONS, threads, 'js', fault);
-}
-
-/** Per-id snapshot of positions and velocities (slot order differs between halves). */
-function byId(f: Flock): Map<number, number[]> {
-  const m = new Map<number, number[]>();
-  const p = f.positions();
-  const v = f.velocities();
-  const ids = f.ids();
-  const alive = f.alive();
-  for (let i = 0; i < f.count; i++)
-    if (alive[i]) m.set(ids[i], [p.x[i], p.y[i], p.z[i], v.x[i], v.y[i], v.z[i]]);
-  return m;
 }
 
 const CASES: [string, FaultInjection][] = [
@@ -35,7 +24,7 @@ for (const [name, fault] of CASES) {
   test(`a worker that ${name} rejects step() naming it; the last completed step stays readable`, async () => {
     const ref = createFlockSync(OPTIONS);
     ref.stepSync(3);
-    const expected = byId(ref);
+    const expected = agentsById(ref);
     const f = await faultyFlock(3, fault);
     await f.step(2);
     const started = Date.now();
@@ -52,7 +41,7 @@ for (const [name, fault] of CASES) {
     assert.ok(Date.now() - started < 10_000, 'rejected within a bounded time');
     // the header still describes the last completed step: same agents, same state
     assert.equal(f.stepCount, 3);
-    assert.deepEqual(byId(f), expected);
+    assert.deepEqual(agentsById(f), expected);
     // the backend stays stopped and says why
     await assert.rejects(f.step(1), WorkerFaultError);
     await f.dispose();
@@ -61,10 +50,10 @@ for (const [name, fault] of CASES) {
 
 test('a worker that fails in its very first step leaves the initial state', async () => {
   const f = await faultyFlock(2, { worker: 1, atStep: 0, kind: 'throw' });
-  const before = byId(f);
+  const before = agentsById(f);
   await assert.rejects(f.step(1), /worker 1 \(of 2\) failed at step 0 in the neighbour pass/);
   assert.equal(f.stepCount, 0);
-  assert.deepEqual(byId(f), before);
+  assert.deepEqual(agentsById(f), before);
   await f.dispose();
 });
 

@@ -1,8 +1,21 @@
 // Typed use of every public entry point; `npm run typecheck` checks it with moduleResolution
 // nodenext (tsconfig.json) and bundler (tsconfig.bundler.json), strict, without skipLibCheck.
-import { createFlock, createFlockSync, type Flock, type FlockOptions, type Metrics } from 'murmur-flock';
-import { createWebGpuBackend, type WebGpuBackendOptions } from 'murmur-flock/backends/webgpu';
-import { ParamError, SnapshotError, WebGpuUnavailableError, WorkerFaultError } from 'murmur-flock/errors';
+import {
+  createFlock,
+  createFlockSync,
+  type Flock,
+  type FlockOptions,
+  type Metrics,
+  ParamError,
+  SnapshotError,
+  WebGpuUnavailableError,
+  WorkerFaultError,
+} from 'murmur-flock';
+import {
+  createWebGpuBackend,
+  type WebGpuBackendOptions,
+  webGpuBackendOf,
+} from 'murmur-flock/backends/webgpu';
 import { AGENT_BYTES, FIELDS, HEADER_BYTES, STATE_MAGIC } from 'murmur-flock/layout';
 
 const options: FlockOptions = { preset: 'reynolds', prey: 1000, seed: 42 };
@@ -30,6 +43,8 @@ export async function onGpu(gpu: WebGpuBackendOptions = {}): Promise<void> {
     else if (e instanceof WorkerFaultError || e instanceof SnapshotError) throw e;
   }
 }
+
+console.log(`webgpu backend of a cpu flock: ${webGpuBackendOf(flock)}`);
 
 const threads = await createFlock({ ...options, backend: 'workers', threads: 2, kernel: 'js' });
 await threads.step(20);

@@ -1,6 +1,5 @@
 // CommonJS TypeScript: compiled to require('murmur-flock'), which Node ≥ 20.19 loads.
-import { createFlockSync, type Flock } from 'murmur-flock';
-import { ParamError } from 'murmur-flock/errors';
+import { createFlockSync, type Flock, ParamError } from 'murmur-flock';
 
 const flock: Flock = createFlockSync({ preset: 'reynolds', prey: 1000, seed: 42 });
 flock.stepSync(20);

@@ -1,5 +1,10 @@
 import { applyBoundary } from '../../rules/boundary.ts';
-import type { RuleConstants } from '../../rules/constants.ts';
+import {
+  MOTION_INTEGRATION_ACCELERATION,
+  MOTION_INTEGRATION_IMPULSE,
+  MOTION_INTEGRATION_INCREMENT,
+  type RuleConstants,
+} from '../../rules/constants.ts';
 import { offsetFromLine, repelFromLine } from '../../rules/laser.ts';
 import { avoidObstacles, moveAmongObstacles } from '../../rules/obstacles.ts';
 import {
@@ -74,11 +79,17 @@ export function updateAgent(
   else if (predatorAcceleration(c, s, sums, o)) killed = true;
 
   const dt = c.dt;
-  if (c.integration === 0) {
+  if (c.integration === MOTION_INTEGRATION_ACCELERATION) {
     s[NEW + 3] = uxi + s[ACC] * dt;
     s[NEW + 4] = uyi + s[ACC + 1] * dt;
     s[NEW + 5] = dims2 ? 0 : uzi + s[ACC + 2] * dt;
   } else integrateByDocument(s, dims2);
+  if (c.drag > 0) {
+    const keep = Math.max(0, 1 - c.drag * dt); // motion.drag over this step
+    s[NEW + 3] *= keep;
+    s[NEW + 4] *= keep;
+    s[NEW + 5] *= keep;
+  }
   if (c.speedRamp) rampSpeedAt(s, NEW + 3, dt);
   else clampSpeedAt(s, NEW + 3, dims2 ? U2 : U3);
   s[NEW] = s[POS] + s[NEW + 3] * dt;
@@ -139,7 +150,7 @@ function preyAcceleration(c: RuleConstants, s: Float64Array, sums: Float64Array,
     s[ACC + 1] = s[SEP + 1] + s[ALI + 1] + s[COH + 1] + s[FLEE + 1] + s[AVOID + 1] + s[REPEL + 1];
     s[ACC + 2] = s[SEP + 2] + s[ALI + 2] + s[COH + 2] + s[FLEE + 2] + s[AVOID + 2] + s[REPEL + 2];
     // limited to maxAccel as an acceleration (× dt) or an impulse (no dt); increment: unlimited
-    if (c.integration !== 1) truncateAt(s, ACC, LIM + 3);
+    if (c.integration !== MOTION_INTEGRATION_INCREMENT) truncateAt(s, ACC, LIM + 3);
   }
 }
 
@@ -162,7 +173,7 @@ function predatorAcceleration(c: RuleConstants, s: Float64Array, sums: Float64Ar
     s[COH + 2] = speed > 0 ? uzi : 0;
   }
   if (dims2) s[COH + 2] = 0;
-  if (c.integration === 2) {
+  if (c.integration === MOTION_INTEGRATION_IMPULSE) {
     // impulse (Chalmers 4.2.2): the offset to the centre itself is the rule vector; none in sight: none
     if (!sees) zeroAt(s, COH);
   } else steerAt(s, COH, true, c.normTol);

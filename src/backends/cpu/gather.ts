@@ -1,3 +1,11 @@
+import {
+  ALIGNMENT_FALLOFF_1_D,
+  ALIGNMENT_FALLOFF_NONE,
+  COHESION_FALLOFF_1_D,
+  COHESION_FALLOFF_NONE,
+  SEPARATION_FALLOFF_1_D,
+  SEPARATION_FALLOFF_NONE,
+} from '../../rules/constants.ts';
 import { SUM_ALI, SUM_COH, SUM_FLEE, SUM_SEP, SUMS } from '../../rules/scratch.ts';
 import { type Half, PREY } from '../../state/layout.ts';
 import { U2, U3, updateAgent } from './agent-update.ts';
@@ -69,6 +77,7 @@ function gatherPrey(k: StepContext, src: Half, i: number, nr: number, wrap: bool
   const { c, scratch } = k;
   const { px, py, pz, vx, vy, vz, id, kind } = src;
   const { ranges, shifts } = scratch;
+  const exclusive = c.exclusiveZones; // steering.zones: a neighbour counts for its innermost zone only
   const Lx = c.size[0];
   const Ly = c.size[1];
   const Lz = c.size[2];
@@ -165,21 +174,36 @@ function gatherPrey(k: StepContext, src: Half, i: number, nr: number, wrap: bool
       }
       if (useFov && speedI > 0 && dx * uxi + dy * uyi + dz * uzi < fovCos * Math.sqrt(d2) * speedI) continue;
       if (d2 < sepR2) {
-        const w = sepFall === 0 ? 1 : sepFall === 1 ? 1 / Math.sqrt(d2) : 1 / d2;
+        const w =
+          sepFall === SEPARATION_FALLOFF_NONE
+            ? 1
+            : sepFall === SEPARATION_FALLOFF_1_D
+              ? 1 / Math.sqrt(d2)
+              : 1 / d2;
         sx -= dx * w;
         sy -= dy * w;
         sz -= dz * w;
         sn++;
       }
-      if (d2 < aliR2) {
-        const w = aliFall === 0 ? 1 : aliFall === 1 ? 1 / Math.sqrt(d2) : 1 / d2;
+      if (d2 < aliR2 && !(exclusive && d2 < sepR2)) {
+        const w =
+          aliFall === ALIGNMENT_FALLOFF_NONE
+            ? 1
+            : aliFall === ALIGNMENT_FALLOFF_1_D
+              ? 1 / Math.sqrt(d2)
+              : 1 / d2;
         ax += vx[j] * w;
         ay += vy[j] * w;
         az += vz[j] * w;
         an++;
       }
-      if (d2 < cohR2) {
-        const w = cohFall === 0 ? 1 : cohFall === 1 ? 1 / Math.sqrt(d2) : 1 / d2;
+      if (d2 < cohR2 && !(exclusive && (d2 < sepR2 || d2 < aliR2))) {
+        const w =
+          cohFall === COHESION_FALLOFF_NONE
+            ? 1
+            : cohFall === COHESION_FALLOFF_1_D
+              ? 1 / Math.sqrt(d2)
+              : 1 / d2;
         qx += dx * w;
         qy += dy * w;
         qz += dz * w;

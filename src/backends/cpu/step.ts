@@ -1,5 +1,5 @@
 import type { Params } from '../../params/schema.ts';
-import { deriveConstants, type RuleConstants } from '../../rules/constants.ts';
+import { deriveConstants, type RuleConstants, WORLD_BOUNDARY_WRAP } from '../../rules/constants.ts';
 import { type KeySink, UniformGrid } from '../../spatial/grid.ts';
 import { type FlockState, type Half, PREDATOR } from '../../state/layout.ts';
 import { WASM_SLOT_BYTES, type WasmKernel } from '../wasm/kernel.ts';
@@ -12,7 +12,7 @@ import { SymmetricSweep } from './symmetric.ts';
 export function gridConfigFor(params: Params, c: RuleConstants, capacity: number) {
   return {
     size: c.size,
-    wrap: c.boundary === 1,
+    wrap: c.boundary === WORLD_BOUNDARY_WRAP,
     dimensions: params.dimensions,
     // Cells as wide as the reach (27-cell scan). Measured: half-width cells (125-cell scan,
     // fewer candidates) were slower in JS because of the extra range bookkeeping.

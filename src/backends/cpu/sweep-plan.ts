@@ -85,6 +85,7 @@ export class SweepPlan {
       !predators &&
       !c.predatorsPresent &&
       !(c.fovCos > -1) &&
+      !c.exclusiveZones && // (gathering only: the sweep's pairs know no zones)
       grid.rank === null &&
       grid.n[this.axis] > 1 &&
       !grid.needsMinimumImage(r[0], r[1], r[2]);

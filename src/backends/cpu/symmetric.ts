@@ -1,4 +1,12 @@
-import type { RuleConstants } from '../../rules/constants.ts';
+import {
+  ALIGNMENT_FALLOFF_1_D,
+  ALIGNMENT_FALLOFF_NONE,
+  COHESION_FALLOFF_1_D,
+  COHESION_FALLOFF_NONE,
+  type RuleConstants,
+  SEPARATION_FALLOFF_1_D,
+  SEPARATION_FALLOFF_NONE,
+} from '../../rules/constants.ts';
 import type { Half } from '../../state/layout.ts';
 import { U2, U3, updateAgent } from './agent-update.ts';
 import { CandidateRun } from './candidate-run.ts';
@@ -281,7 +289,12 @@ export class SymmetricSweep {
         }
         const oj = (j >= end ? sink : j >= tailStart ? j - tailLo + ring : j & ringMask) * STRIDE;
         if (d2 < sepR2) {
-          const w = sepFall === 0 ? 1 : sepFall === 1 ? 1 / Math.sqrt(d2) : 1 / d2;
+          const w =
+            sepFall === SEPARATION_FALLOFF_NONE
+              ? 1
+              : sepFall === SEPARATION_FALLOFF_1_D
+                ? 1 / Math.sqrt(d2)
+                : 1 / d2;
           const tx = dx * w;
           const ty = dy * w;
           const tz = dz * w;
@@ -295,7 +308,12 @@ export class SymmetricSweep {
           A[oj + 3]++;
         }
         if (d2 < aliR2) {
-          const w = aliFall === 0 ? 1 : aliFall === 1 ? 1 / Math.sqrt(d2) : 1 / d2;
+          const w =
+            aliFall === ALIGNMENT_FALLOFF_NONE
+              ? 1
+              : aliFall === ALIGNMENT_FALLOFF_1_D
+                ? 1 / Math.sqrt(d2)
+                : 1 / d2;
           A[oi + 4] += vx[j] * w;
           A[oi + 5] += vy[j] * w;
           A[oi + 6] += vz[j] * w;
@@ -306,7 +324,12 @@ export class SymmetricSweep {
           A[oj + 7]++;
         }
         if (d2 < cohR2) {
-          const w = cohFall === 0 ? 1 : cohFall === 1 ? 1 / Math.sqrt(d2) : 1 / d2;
+          const w =
+            cohFall === COHESION_FALLOFF_NONE
+              ? 1
+              : cohFall === COHESION_FALLOFF_1_D
+                ? 1 / Math.sqrt(d2)
+                : 1 / d2;
           const tx = dx * w;
           const ty = dy * w;
           const tz = dz * w;
@@ -387,21 +410,36 @@ export class SymmetricSweep {
           d2 = COINCIDENT_EPS * COINCIDENT_EPS;
         }
         if (d2 < sepR2) {
-          const w = sepFall === 0 ? 1 : sepFall === 1 ? 1 / Math.sqrt(d2) : 1 / d2;
+          const w =
+            sepFall === SEPARATION_FALLOFF_NONE
+              ? 1
+              : sepFall === SEPARATION_FALLOFF_1_D
+                ? 1 / Math.sqrt(d2)
+                : 1 / d2;
           A[oi] += dx * w;
           A[oi + 1] += dy * w;
           A[oi + 2] += dz * w;
           A[oi + 3]++;
         }
         if (d2 < aliR2) {
-          const w = aliFall === 0 ? 1 : aliFall === 1 ? 1 / Math.sqrt(d2) : 1 / d2;
+          const w =
+            aliFall === ALIGNMENT_FALLOFF_NONE
+              ? 1
+              : aliFall === ALIGNMENT_FALLOFF_1_D
+                ? 1 / Math.sqrt(d2)
+                : 1 / d2;
           A[oi + 4] += vx[p] * w;
           A[oi + 5] += vy[p] * w;
           A[oi + 6] += vz[p] * w;
           A[oi + 7]++;
         }
         if (d2 < cohR2) {
-          const w = cohFall === 0 ? 1 : cohFall === 1 ? 1 / Math.sqrt(d2) : 1 / d2;
+          const w =
+            cohFall === COHESION_FALLOFF_NONE
+              ? 1
+              : cohFall === COHESION_FALLOFF_1_D
+                ? 1 / Math.sqrt(d2)
+                : 1 / d2;
           A[oi + 8] -= dx * w;
           A[oi + 9] -= dy * w;
           A[oi + 10] -= dz * w;

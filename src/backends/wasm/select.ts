@@ -1,18 +1,11 @@
 import { ParamError } from '../../params/validate.ts';
 import type { CpuKernel, KernelChoice } from '../kernels.ts';
-import { engineOptionIssues, engineOptions } from '../options.ts';
 import { WasmKernel } from './kernel.ts';
 import { loadWasmModule } from './loader.ts';
 
+// (for the workers backend, which imported them from here before options.ts became their home)
 export type { CpuKernel, KernelChoice, KernelName } from '../kernels.ts';
-
-/** Check a kernel option (the engine options' spec); a ParamError naming `kernel` and what is allowed. */
-export function checkKernelChoice(k: unknown): KernelChoice {
-  if (k === undefined) return engineOptions.kernel.default;
-  const issues = engineOptionIssues({ kernel: k });
-  if (issues.length > 0) throw new ParamError(issues);
-  return k as KernelChoice;
-}
+export { checkKernelChoice } from '../options.ts';
 
 /** The kernel a flock runs for its whole life, and why (see {@link decideKernel}). */
 export interface KernelDecision {

@@ -1,16 +1,6 @@
 // Shared by the grid and step kernels. Modules that include this declare `G: Grid` and
-// `edges: array<f32>`. The host prepends the generated Params and Grid structs and WG.
-
-// One agent: 32 bytes, two vec4s. info = kind (bits 0-7) | alive << 8.
-struct Agent {
-  pos: vec3<f32>,
-  id: u32,
-  vel: vec3<f32>,
-  info: u32,
-}
-
-const NO_CELL: u32 = 0xffffffffu;
-const PREY: u32 = 0u;
+// `edges: array<f32>`. The host prepends the generated Params and Grid structs, struct Agent
+// (from AGENT_OFFSETS), NO_CELL, PREY and WG.
 
 // Invocation index of a 1D or 2D dispatch (2D when more than 65535 workgroups are needed).
 fn flatIndex(gid: vec3<u32>, nwg: vec3<u32>) -> u32 {

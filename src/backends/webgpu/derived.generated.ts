@@ -2,10 +2,12 @@
 
 import type { Params } from '../../params/schema.ts';
 import { f32sq, fovCosine } from '../../rules/derive-helpers.ts';
-import type { UniformMember } from './uniforms.ts';
 
-/** Derived members appended to the WGSL `Params` block (the shader reads them, never recomputes). */
-export const derivedMembers: readonly UniformMember[] = [
+/**
+ * Derived members appended to the WGSL `Params` block (the shader reads them, never recomputes);
+ * each a UniformMember of uniforms.ts, which imports this file (so this one imports nothing back).
+ */
+export const derivedMembers = [
   { name: 'sepR2', type: 'f32', doc: "sq(p.separation.radius)" },
   { name: 'aliR2', type: 'f32', doc: "sq(p.alignment.radius)" },
   { name: 'cohR2', type: 'f32', doc: "sq(p.cohesion.radius)" },
@@ -13,7 +15,7 @@ export const derivedMembers: readonly UniformMember[] = [
   { name: 'predVisionR2', type: 'f32', doc: "sq(p.predator.vision)" },
   { name: 'killR2', type: 'f32', doc: "sq(p.predator.killRadius)" },
   { name: 'fleeR2', type: 'f32', doc: "sq(p.flee.radius)" },
-];
+] as const;
 
 /** Their values, computed as the shader did (f32 arithmetic) so the bytes stay the same. */
 export function derivedValues(p: Params): Record<string, number> {
@@ -30,3 +32,6 @@ export function derivedValues(p: Params): Record<string, number> {
 
 /** WGSL constants shared with the CPU kernels (src/rules/shared-constants.ts). */
 export const sharedConstantsWgsl = "const COINCIDENT_EPS: f32 = 0.0001;\nconst TIE_BREAK_3D: vec3<f32> = vec3<f32>(0.6, 0.64, 0.48);\nconst TIE_BREAK_2D: vec3<f32> = vec3<f32>(0.6, 0.8, 0.0);";
+
+/** The WGSL agent record and the layout constants shared with the host (AGENT_OFFSETS, NO_CELL, PREY). */
+export const layoutWgsl = "// one agent record (AGENT_OFFSETS): info = kind | alive << 8\nstruct Agent {\n  pos: vec3<f32>, // byte 0\n  id: u32, // byte 12\n  vel: vec3<f32>, // byte 16\n  info: u32, // byte 28\n}\nconst NO_CELL: u32 = 0xffffffffu;\nconst PREY: u32 = 0u;\nconst PREDATOR: u32 = 1u;";

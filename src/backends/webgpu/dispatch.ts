@@ -8,6 +8,8 @@ export const Usage = {
   UNIFORM: 0x0040,
   STORAGE: 0x0080,
   VERTEX: 0x0020,
+  INDEX: 0x0010,
+  INDIRECT: 0x0100,
   QUERY_RESOLVE: 0x0200,
 } as const;
 export const MAP_READ = 0x0001;

@@ -5,7 +5,7 @@
  * CommonJS and every bundler without copying assets.
  */
 
-import { sharedConstantsWgsl } from './derived.generated.ts';
+import { layoutWgsl, sharedConstantsWgsl } from './derived.generated.ts';
 import { gridLayout } from './gridSetup.ts';
 import { enumConstantsWgsl, paramsLayout } from './uniforms.ts';
 import { WGSL } from './wgsl.generated.ts';
@@ -27,6 +27,7 @@ export function generatedPrelude(): string {
     paramsLayout.wgsl,
     enumConstantsWgsl,
     sharedConstantsWgsl,
+    layoutWgsl,
     gridLayout.wgsl,
     `const WG: u32 = ${WG}u;`,
     '',

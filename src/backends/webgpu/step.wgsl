@@ -380,6 +380,7 @@ fn stepAgents(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
   let visionR2 = P.predVisionR2;
   let fovCos = P.fovCos;
   let useFov = fovCos > -1.0;
+  let exclusive = P.steering_zones == STEERING_ZONES_EXCLUSIVE; // a neighbour counts for its innermost zone only
   let speedI = sqrt(dot(vi, vi));
 
   let cx = i32(cellCoord(xi.x, G.invx, G.nx, G.edgeX));
@@ -460,11 +461,11 @@ fn stepAgents(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
               sep = sep - d * falloffWeight(P.separation_falloff, d2);
               sn = sn + 1u;
             }
-            if (d2 < r2.y) {
+            if (d2 < r2.y && !(exclusive && d2 < r2.x)) {
               ali = ali + o.vel * falloffWeight(P.alignment_falloff, d2);
               an = an + 1u;
             }
-            if (d2 < r2.z) {
+            if (d2 < r2.z && !(exclusive && (d2 < r2.x || d2 < r2.y))) {
               coh = coh + d * falloffWeight(P.cohesion_falloff, d2);
               qn = qn + 1u;
             }
@@ -560,6 +561,7 @@ fn stepAgents(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
   let dt = P.dt;
   var nv = vi + acc * dt;
   if (P.motion_integration != MOTION_INTEGRATION_ACCELERATION) { nv = vi + acc; }
+  if (P.motion_drag > 0.0) { nv = nv * max(0.0, 1.0 - P.motion_drag * dt); } // motion.drag over this step
   if (dims2) { nv.z = 0.0; }
   if (P.motion_speedLimit == MOTION_SPEEDLIMIT_RAMP) {
     var step = P.motion_maxAccel * dt;

@@ -13,7 +13,7 @@ import { derivedMembers, derivedValues } from './derived.generated.ts';
 /** One member of a generated uniform struct. `vec4array` holds `length` vec4<f32>. */
 export interface UniformMember {
   readonly name: string;
-  readonly type: 'f32' | 'u32' | 'i32' | 'vec4array';
+  readonly type: 'f32' | 'u32' | 'i32' | 'vec4' | 'mat4x4' | 'vec4array';
   readonly length?: number;
   /** Short comment emitted beside the member. */
   readonly doc?: string;
@@ -31,7 +31,7 @@ export interface UniformLayout {
 
 const align = (n: number, a: number) => Math.ceil(n / a) * a;
 
-/** Lay out members with WGSL's uniform address-space rules (scalars 4, vec4 arrays 16). */
+/** Lay out members with WGSL's uniform address-space rules (scalars 4; vec4, mat4x4 and vec4 arrays 16). */
 export function layoutStruct(structName: string, members: readonly UniformMember[]): UniformLayout {
   const offsets = new Map<string, number>();
   let off = 0;
@@ -45,6 +45,11 @@ export function layoutStruct(structName: string, members: readonly UniformMember
       offsets.set(m.name, off);
       off += 16 * n;
       lines.push(`  ${m.name}: array<vec4<f32>, ${n}>,`);
+    } else if (m.type === 'vec4' || m.type === 'mat4x4') {
+      off = align(off, 16);
+      offsets.set(m.name, off);
+      off += m.type === 'vec4' ? 16 : 64;
+      lines.push(`  ${m.name}: ${m.type}<f32>,`);
     } else {
       off = align(off, 4);
       offsets.set(m.name, off);
