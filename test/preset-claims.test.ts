@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { paramsFromOptions } from '../src/flock.ts';
 import { presets } from '../src/params/presets.ts';
+import { npmTestOnly } from './helpers.ts';
 import { murmur } from './murmur-cli.ts';
 
 const EXACT = ['intel', 'cgit', 'lindqvist-thesis', 'chalmers'] as const;
@@ -31,7 +32,7 @@ test('an exact preset says "exactly" only with its departures named: cgit (obsta
   for (const name of ['cgit', 'chalmers']) assert.ok(section.includes(`- **\`${name}\`: `), name);
 });
 
-test('murmur presets lists the departures (text and --json)', async () => {
+test('murmur presets lists the departures (text and --json)', { skip: npmTestOnly }, async () => {
   const [text, json] = await Promise.all([murmur('presets'), murmur('presets', '--json')]);
   assert.match(text.stdout, /cgit departs from the CGIT report: obstacle avoidance/);
   assert.match(text.stdout, /chalmers departs from the Chalmers study \(massive flocks\): rule weights/);
