@@ -1,21 +1,5 @@
-// Shared by the grid and step kernels. Modules that include this declare `G: Grid` and
-// `edges: array<f32>`. The host prepends the generated Params and Grid structs and WG.
-
-// One agent: 32 bytes, two vec4s. info = kind (bits 0-7) | alive << 8.
-struct Agent {
-  pos: vec3<f32>,
-  id: u32,
-  vel: vec3<f32>,
-  info: u32,
-}
-
-const NO_CELL: u32 = 0xffffffffu;
-const PREY: u32 = 0u;
-
-// Invocation index of a 1D or 2D dispatch (2D when more than 65535 workgroups are needed).
-fn flatIndex(gid: vec3<u32>, nwg: vec3<u32>) -> u32 {
-  return gid.x + gid.y * nwg.x * WG;
-}
+// The cell of a position, shared by the grid and step kernels. Modules that include this declare
+// `G: Grid` and `edges: array<f32>`; agent.wgsl comes first.
 
 // Cell coordinate along one axis, exactly as the CPU grid computes floor(p * inv) in double
 // precision: an f32 estimate corrected against host-computed f32 thresholds (edges[off + c] is

@@ -1,0 +1,159 @@
+// Kernel variants (record layout, workgroup sizes; src/backends/webgpu/variant.ts) and the split
+// record layout of flocks past the largest storage binding: each gives the same bytes as today's
+// kernel (aos records, workgroups of 256), so a variant changes speed, never results.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { CpuBackend } from '../../src/backends/cpu/backend.ts';
+import type { WebGpuBackend, WebGpuBackendOptions } from '../../src/backends/webgpu/backend.ts';
+import { dispatchLimits } from '../../src/backends/webgpu/dispatch.ts';
+import { transferLimits } from '../../src/backends/webgpu/flock-buffers.ts';
+import { DEFAULT_VARIANT, parseVariant, variantName } from '../../src/backends/webgpu/variant.ts';
+import { Flock, type FlockOptions } from '../../src/flock.ts';
+import { FlockState } from '../../src/state/layout.ts';
+import { agentsById, gpuFlock, worstDifference } from './helpers.ts';
+
+// predators that kill (dead agents drop out), an obstacle, a periodic world
+const options: FlockOptions = {
+  preset: 'massive',
+  prey: 700,
+  predators: 5,
+  world: { x: 40, y: 40, z: 26, boundary: 'wrap' },
+  flee: { radius: 5 },
+  obstacles: [{ x: 20, y: 20, z: 13, r: 5 }],
+};
+const STEPS = 6;
+
+async function run(
+  backend: WebGpuBackendOptions,
+  opts = options,
+): Promise<{ bytes: Buffer; layout: string }> {
+  const f = await gpuFlock(opts, backend);
+  await f.step(STEPS);
+  const bytes = Buffer.from(f.snapshot());
+  const layout = (f.engine as WebGpuBackend).kernelVariant().layout;
+  await f.dispose();
+  return { bytes, layout };
+}
+
+let reference: Buffer | null = null;
+async function today(): Promise<Buffer> {
+  reference ??= (await run({})).bytes;
+  return reference;
+}
+
+test('today’s kernel runs the 32-byte layout with workgroups of 256', async () => {
+  const r = await run({});
+  assert.equal(r.layout, 'aos');
+  assert.ok(Buffer.compare(r.bytes, await today()) === 0);
+});
+
+for (const text of [
+  'layout=split',
+  'wg=64',
+  'wgGrid=128',
+  'wgStep=64',
+  'layout=split,wgGrid=64,wgStep=128',
+]) {
+  test(`variant ${text}: the same bytes as today’s kernel`, async () => {
+    const r = await run({ variant: parseVariant(text) });
+    assert.equal(r.layout, text.includes('split') ? 'split' : 'aos');
+    assert.ok(Buffer.compare(r.bytes, await today()) === 0, 'snapshots differ');
+  });
+}
+
+test('past the largest binding (forced small) the flock splits its records, with the same bytes', async () => {
+  const capacity = options.prey! + options.predators! + 64;
+  // 32-byte records do not fit; 16-byte ones do
+  const r = await run({ bindingLimit: capacity * 24 });
+  assert.equal(r.layout, 'split');
+  assert.ok(Buffer.compare(r.bytes, await today()) === 0, 'snapshots differ');
+});
+
+test('past the largest binding even for 16-byte records: refused, naming the limit', async () => {
+  const capacity = options.prey! + options.predators! + 64;
+  await assert.rejects(
+    gpuFlock(options, { bindingLimit: capacity * 8 }).then((f) => f.step(1)),
+    /16-byte position and velocity records.*forced binding limit/,
+  );
+});
+
+test('split layout through uploads and readbacks in many slices and 2D dispatch: the same bytes', async () => {
+  const slices = transferLimits.agents;
+  const groups = dispatchLimits.maxGroupsPerDimension;
+  transferLimits.agents = 97;
+  dispatchLimits.maxGroupsPerDimension = 2;
+  try {
+    const r = await run({ variant: parseVariant('layout=split,wg=64') });
+    assert.ok(Buffer.compare(r.bytes, await today()) === 0, 'snapshots differ');
+    const a = await run({ variant: parseVariant('wg=128') });
+    assert.ok(Buffer.compare(a.bytes, await today()) === 0, 'snapshots differ (aos)');
+  } finally {
+    transferLimits.agents = slices;
+    dispatchLimits.maxGroupsPerDimension = groups;
+  }
+});
+
+test('seeded on the GPU: ids, positions and speeds as specified, the same flock in both layouts, and a step agrees with the cpu', async () => {
+  const n = 3000;
+  const opts: FlockOptions = {
+    preset: 'reynolds',
+    prey: n,
+    world: { x: 30, y: 20, z: 25, boundary: 'wrap' },
+  };
+  const flocks = [await gpuFlock(opts), await gpuFlock(opts, { variant: parseVariant('layout=split') })];
+  const snaps: Buffer[] = [];
+  for (const f of flocks) {
+    const gpu = f.engine as WebGpuBackend;
+    gpu.configureSeeded(f.params, n);
+    await gpu.readback(f.state);
+    snaps.push(Buffer.from(f.snapshot()));
+  }
+  assert.ok(Buffer.compare(snaps[0], snaps[1]) === 0, 'the layouts seed different flocks');
+  const f = flocks[0];
+  const p = f.positions();
+  const v = f.velocities();
+  const ids = f.ids();
+  const { minSpeed, maxSpeed } = f.params.motion;
+  const seen = new Set<number>();
+  let zSpread = 0;
+  for (let i = 0; i < f.count; i++) {
+    seen.add(ids[i]);
+    assert.ok(
+      p.x[i] >= 0 && p.x[i] < 30 && p.y[i] >= 0 && p.y[i] < 20 && p.z[i] >= 0 && p.z[i] < 25,
+      `agent ${i} outside`,
+    );
+    const s = Math.hypot(v.x[i], v.y[i], v.z[i]);
+    assert.ok(s >= minSpeed * (1 - 1e-6) && s <= maxSpeed * (1 + 1e-6), `agent ${i} speed ${s}`);
+    zSpread += Math.abs(v.z[i]);
+  }
+  assert.equal(f.count, n);
+  assert.equal(seen.size, n);
+  assert.ok(zSpread > 0, 'headings in 3D');
+  // the seeded flock steps like the cpu reference from the same state (step.test.ts' tolerance)
+  const state = FlockState.create(f.state.capacity, { dimensions: 3 });
+  for (const k of ['px', 'py', 'pz', 'vx', 'vy', 'vz', 'id', 'kind', 'alive'] as const)
+    state.front[k].set(f.state.front[k]);
+  state.count = n;
+  const cpu = new Flock(new CpuBackend(null), state, f.params);
+  await cpu.step(1);
+  for (const g of flocks) {
+    (g.engine as WebGpuBackend).stepGpuOnly(1);
+    await (g.engine as WebGpuBackend).readback(g.state);
+  }
+  assert.ok(Buffer.compare(Buffer.from(flocks[0].snapshot()), Buffer.from(flocks[1].snapshot())) === 0);
+  const { worst } = worstDifference(agentsById(flocks[0]), agentsById(cpu));
+  assert.ok(worst <= 5e-5 * Math.max(30, maxSpeed), `worst difference from the cpu ${worst}`);
+  for (const g of flocks) await g.dispose();
+  await cpu.dispose();
+});
+
+test('variant names and parsing: defaults, every key, clear refusals', () => {
+  assert.equal(variantName(DEFAULT_VARIANT), 'default');
+  assert.deepEqual(parseVariant('default'), DEFAULT_VARIANT);
+  assert.equal(variantName(parseVariant('layout=split,wgStep=64')), 'layout=split,wgStep=64');
+  assert.deepEqual(parseVariant('wg=128'), { layout: 'auto', wgGrid: 128, wgStep: 128 });
+  assert.throws(() => parseVariant('wg=100'), /wg=100: allowed 64, 128, 256/);
+  assert.throws(() => parseVariant('layout=soa'), /layout=soa: allowed auto, aos, split/);
+  assert.throws(() => parseVariant('tiles=1'), /key "tiles"/);
+  assert.throws(() => parseVariant('wg'), /expected key=value/);
+});
