@@ -13,7 +13,7 @@ import {
   requestGpu,
   type WebGpuBackend,
 } from '../../src/backends/webgpu/backend.ts';
-import { setupGrid } from '../../src/backends/webgpu/gridSetup.ts';
+import { type GridSetup, setupGrid } from '../../src/backends/webgpu/gridSetup.ts';
 import { parseVariant, variantName } from '../../src/backends/webgpu/variant.ts';
 import { paramsFromOptions } from '../../src/flock.ts';
 import type { PresetName } from '../../src/params/presets.ts';
@@ -148,8 +148,8 @@ export function gpuRowParams(spec: Pick<GpuRowSpec, 'n' | 'preset' | 'sets' | 's
  * Expected candidates per agent per step at a uniform density: the agents in the cells a prey
  * visits, Π over axes of min(2k + 1, cells) × N / cells (k: reach in cells), itself included.
  */
-export function candidatesPerAgent(params: Params, n: number): number {
-  const g = setupGrid(params, n, false);
+export function candidatesPerAgent(params: Params, n: number, grid?: GridSetup): number {
+  const g = grid ?? setupGrid(params, n, false);
   const v = g.values;
   const visited =
     Math.min(2 * v.preyKx + 1, g.n[0]) *
@@ -221,7 +221,8 @@ export async function measureGpuRow(spec: GpuRowSpec): Promise<GpuRow> {
   const params = gpuRowParams(spec);
   row.world = params.world.x;
   row.radius = largestRadius(params);
-  row.candidates = candidatesPerAgent(params, spec.n);
+  const grid = setupGrid(params, spec.n, false);
+  row.candidates = candidatesPerAgent(params, spec.n, grid);
   const engines: WebGpuBackend[] = [];
   try {
     for (const v of spec.variants)
@@ -279,7 +280,7 @@ export async function measureGpuRow(spec: GpuRowSpec): Promise<GpuRow> {
             step: spread(t.map((x) => x.step)).median,
           }
         : null;
-      const nCells = setupGrid(params, spec.n, false).nCells;
+      const nCells = grid.nCells;
       return {
         variant: variantName(parseVariant(spec.variants[k])),
         layout: v.layout,

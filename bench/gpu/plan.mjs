@@ -54,7 +54,8 @@ export function planRows(ctx) {
   const rows = [];
   const row = (role, n, what, extra, capS, minS) =>
     rows.push({ id: `${role}-${fmt(n)}`, role, n, what, argv: ['--n', String(n), ...extra], capS, minS });
-  const timed = (batches, maxMs) => ['--batches', String(batches), '--max-ms', String(maxMs)];
+  // quick (the SwiftShader rehearsal): few batches, so every row's path runs within minutes
+  const timed = (batches, maxMs) => ['--batches', String(q ? 2 : batches), '--max-ms', String(maxMs)];
   const n1M = size(1_000_000, 1000);
   const n4M = size(4_000_000, 2000);
   row('curve', n1M, 'the curve (standard scenario, 15 neighbours)', timed(10, 4000), 60, 15);
@@ -80,10 +81,10 @@ export function planRows(ctx) {
   );
   row(
     'ab',
-    n4M,
+    size(4_000_000, 500),
     'paired, interleaved A/B of every kernel variant (A = today)',
     [...AB_VARIANTS.flatMap((v) => ['--variant', v]), ...timed(10, 30000)],
-    120,
+    size(120, 400),
     40,
   );
   for (const n of size([100_000, 16_000_000, 64_000_000], [500, 3000, 6000]))

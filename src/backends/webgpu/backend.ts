@@ -374,10 +374,13 @@ export class WebGpuBackend implements Backend {
    */
   configureSeeded(params: Params, count: number): void {
     this.check();
+    // reseeding with the same parameters reuses the grid setup (its host-side sizing allocates
+    // per agent: 400 MB at 100M agents)
+    const same = this.params === params && this.setup !== null && this.maxCount === count && !this.predators;
     this.params = params;
     this.predators = false;
     const ab = this.ensureAgentBuffers(count);
-    const setup = setupGrid(params, count, false);
+    const setup = same && this.setup ? this.setup : setupGrid(params, count, false);
     this.ensureGridBuffers(setup);
     this.setup = setup;
     packParams(params, new DataView(this.paramBytes));
