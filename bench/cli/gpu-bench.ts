@@ -56,7 +56,7 @@ export function gpuLines(r: GpuRow): string[] {
       p ? sig(p.scan) : '',
       p ? sig(p.scatter) : '',
       p ? sig(p.step) : '',
-      sig(r.candidates ?? Number.NaN),
+      sig(v.candidates),
       sci(v.candidateTestsPerSec),
       sci(v.bytesPerSec),
       ab,

@@ -81,6 +81,8 @@ export interface GpuVariantResult {
   candidateTestsPerSec: number;
   /** Compulsory bytes per step (see compulsoryBytes) / median wall s per step. */
   bytesPerSec: number;
+  /** Expected candidates per agent with this variant's cells (subcells change them). */
+  candidates: number;
 }
 
 /** A measured (or unavailable) GPU-only row. */
@@ -92,7 +94,7 @@ export interface GpuRow {
   density: number;
   world?: number;
   radius?: number;
-  /** Expected candidates per agent per step at the seeded (uniform) density. */
+  /** Expected candidates per agent per step at the seeded (uniform) density, today's cells. */
   candidates?: number;
   stepsPerBatch?: number;
   batches?: number;
@@ -280,7 +282,8 @@ export async function measureGpuRow(spec: GpuRowSpec): Promise<GpuRow> {
             step: spread(t.map((x) => x.step)).median,
           }
         : null;
-      const nCells = grid.nCells;
+      const g = v.subcells === 1 ? grid : setupGrid(params, spec.n, false, v.subcells);
+      const candidates = candidatesPerAgent(params, spec.n, g);
       return {
         variant: variantName(parseVariant(spec.variants[k])),
         layout: v.layout,
@@ -290,8 +293,9 @@ export async function measureGpuRow(spec: GpuRowSpec): Promise<GpuRow> {
         agentStepsPerSec: (spec.n * 1000) / med,
         passes,
         gpuMsPerStep: passes ? passes.count + passes.scan + passes.scatter + passes.step : null,
-        candidateTestsPerSec: ((row.candidates ?? 0) * spec.n * 1000) / med,
-        bytesPerSec: (compulsoryBytes(spec.n, nCells, v.layout) * 1000) / med,
+        candidateTestsPerSec: (candidates * spec.n * 1000) / med,
+        bytesPerSec: (compulsoryBytes(spec.n, g.nCells, v.layout) * 1000) / med,
+        candidates,
       };
     });
     if (engines.length > 1)

@@ -11,6 +11,8 @@ export const AB_VARIANTS = [
   'wgGrid=128',
   'wgGrid=64',
   'layout=split,wgStep=128',
+  'subcells=2',
+  'layout=split,subcells=2',
 ];
 
 /** FLAME GPU 2's circles benchmark reads about 204 messages per agent (H100 PCIe: 2.12 ms at 1M). */
@@ -151,7 +153,7 @@ export function markdown(r) {
             : '';
       const p = v.passes;
       lines.push(
-        `| ${row.id} | ${row.n} | ${row.density} | ${v.variant} | ${v.layout} | ${v.wgGrid}/${v.wgStep} | ${sig(v.msPerStep.median)} (${sig(v.msPerStep.min)}–${sig(v.msPerStep.max)}) | ${sci(v.agentStepsPerSec)} | ${sig(v.gpuMsPerStep)} | ${p ? sig(p.count) : ''} | ${p ? sig(p.scan) : ''} | ${p ? sig(p.scatter) : ''} | ${p ? sig(p.step) : ''} | ${sig(row.candidates)} | ${sci(v.candidateTestsPerSec)} | ${sci(v.bytesPerSec)} | ${ab} |`,
+        `| ${row.id} | ${row.n} | ${row.density} | ${v.variant} | ${v.layout} | ${v.wgGrid}/${v.wgStep} | ${sig(v.msPerStep.median)} (${sig(v.msPerStep.min)}–${sig(v.msPerStep.max)}) | ${sci(v.agentStepsPerSec)} | ${sig(v.gpuMsPerStep)} | ${p ? sig(p.count) : ''} | ${p ? sig(p.scan) : ''} | ${p ? sig(p.scatter) : ''} | ${p ? sig(p.step) : ''} | ${sig(v.candidates ?? row.candidates)} | ${sci(v.candidateTestsPerSec)} | ${sci(v.bytesPerSec)} | ${ab} |`,
       );
     });
   }

@@ -16,6 +16,10 @@ if ! ldconfig -p 2>/dev/null | grep -q 'libvulkan\.so\.1 '; then
   export LD_LIBRARY_PATH="$W/vulkan${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   echo "run.sh: Vulkan loader from the kit ($W/vulkan)"
 fi
+# the driver's libraries where a container mounts them (the manifest names libGLX_nvidia.so.0)
+for d in /usr/local/nvidia/lib64 /usr/local/nvidia/lib; do
+  [ -d "$d" ] && export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$d"
+done
 # NVIDIA's Vulkan driver manifest, unless the caller named a driver (the rehearsal: SwiftShader)
 if [ -z "${VK_ICD_FILENAMES:-}" ]; then
   for f in /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json /usr/share/vulkan/icd.d/nvidia_icd*.json \

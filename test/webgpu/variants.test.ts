@@ -7,8 +7,9 @@ import { CpuBackend } from '../../src/backends/cpu/backend.ts';
 import type { WebGpuBackend, WebGpuBackendOptions } from '../../src/backends/webgpu/backend.ts';
 import { dispatchLimits } from '../../src/backends/webgpu/dispatch.ts';
 import { transferLimits } from '../../src/backends/webgpu/flock-buffers.ts';
+import { setupGrid } from '../../src/backends/webgpu/gridSetup.ts';
 import { DEFAULT_VARIANT, parseVariant, variantName } from '../../src/backends/webgpu/variant.ts';
-import { Flock, type FlockOptions } from '../../src/flock.ts';
+import { createFlock, Flock, type FlockOptions } from '../../src/flock.ts';
 import { FlockState } from '../../src/state/layout.ts';
 import { agentsById, gpuFlock, worstDifference } from './helpers.ts';
 
@@ -147,11 +148,66 @@ test('seeded on the GPU: ids, positions and speeds as specified, the same flock 
   await cpu.dispose();
 });
 
+/** Worst per-agent difference from the cpu in units of step.test.ts' tolerance (≤ 1 passes). */
+function worstAgainstCpu(gpu: Flock, cpu: Flock): number {
+  const a = agentsById(gpu);
+  const b = agentsById(cpu);
+  assert.equal(a.size, b.size, 'agent counts');
+  const fastest = Math.max(cpu.params.motion.maxSpeed, cpu.params.predator.speed);
+  let worst = 0;
+  for (const [id, w] of b) {
+    const g = a.get(id);
+    assert.ok(g, `agent ${id} missing`);
+    assert.equal(g[6], w[6], `agent ${id} alive`);
+    const vTol = 5e-5 * Math.max(Math.hypot(w[3], w[4], w[5]), fastest);
+    const pTol = 5e-5 * Math.max(1, Math.hypot(w[0], w[1], w[2])) + cpu.params.dt * vTol;
+    worst = Math.max(
+      worst,
+      Math.hypot(g[3] - w[3], g[4] - w[4], g[5] - w[5]) / vTol,
+      Math.hypot(g[0] - w[0], g[1] - w[1], g[2] - w[2]) / pTol,
+    );
+  }
+  return worst;
+}
+
+for (const [text, opts] of [
+  ['subcells=2', options],
+  ['subcells=3,layout=split', options],
+  [
+    'subcells=2',
+    {
+      preset: 'fish',
+      prey: 500,
+      predators: 2,
+      dimensions: 2,
+      world: { x: 50, y: 40, z: 10, boundary: 'bounce' },
+    },
+  ],
+] as const)
+  test(`variant ${text} (${opts.preset}): fewer candidates, two steps within the cpu tolerance`, async () => {
+    const g = await gpuFlock(opts as FlockOptions, { variant: parseVariant(text) });
+    const c = await createFlock({ ...(opts as FlockOptions), backend: 'cpu', kernel: 'js' });
+    const sub = setupGrid(g.params, g.state.capacity, true, parseVariant(text).subcells);
+    const base = setupGrid(g.params, g.state.capacity, true);
+    assert.ok(sub.nCells > base.nCells, 'finer cells');
+    // two steps, compared after each, as step.test.ts does
+    for (let s = 1; s <= 2; s++) {
+      await g.step(1);
+      await c.step(1);
+      const worst = worstAgainstCpu(g, c);
+      assert.ok(worst <= 1, `step ${s}: ${worst} of the tolerance`);
+    }
+    await g.dispose();
+    await c.dispose();
+  });
+
 test('variant names and parsing: defaults, every key, clear refusals', () => {
   assert.equal(variantName(DEFAULT_VARIANT), 'default');
   assert.deepEqual(parseVariant('default'), DEFAULT_VARIANT);
   assert.equal(variantName(parseVariant('layout=split,wgStep=64')), 'layout=split,wgStep=64');
-  assert.deepEqual(parseVariant('wg=128'), { layout: 'auto', wgGrid: 128, wgStep: 128 });
+  assert.deepEqual(parseVariant('wg=128'), { layout: 'auto', wgGrid: 128, wgStep: 128, subcells: 1 });
+  assert.equal(variantName(parseVariant('subcells=2')), 'subcells=2');
+  assert.throws(() => parseVariant('subcells=4'), /subcells=4: allowed 1, 2, 3/);
   assert.throws(() => parseVariant('wg=100'), /wg=100: allowed 64, 128, 256/);
   assert.throws(() => parseVariant('layout=soa'), /layout=soa: allowed auto, aos, split/);
   assert.throws(() => parseVariant('tiles=1'), /key "tiles"/);

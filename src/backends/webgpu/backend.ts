@@ -189,7 +189,7 @@ export class WebGpuBackend implements Backend {
     else this.predators ||= hasPredators(state);
     this.params = params;
     this.ensureAgentBuffers(state.capacity);
-    const setup = setupGrid(params, state.capacity, this.predators);
+    const setup = setupGrid(params, state.capacity, this.predators, this.variant.subcells);
     this.ensureGridBuffers(setup);
     this.setup = setup;
     packParams(params, new DataView(this.paramBytes));
@@ -380,7 +380,7 @@ export class WebGpuBackend implements Backend {
     this.params = params;
     this.predators = false;
     const ab = this.ensureAgentBuffers(count);
-    const setup = same && this.setup ? this.setup : setupGrid(params, count, false);
+    const setup = same && this.setup ? this.setup : setupGrid(params, count, false, this.variant.subcells);
     this.ensureGridBuffers(setup);
     this.setup = setup;
     packParams(params, new DataView(this.paramBytes));

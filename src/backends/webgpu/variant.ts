@@ -29,10 +29,20 @@ export interface KernelVariant {
   readonly wgGrid: WorkgroupSize;
   /** Workgroup size of the fused step kernel. */
   readonly wgStep: WorkgroupSize;
+  /**
+   * Cells split into this many per axis (gridSetup.ts): fewer candidates per agent, more cells
+   * to visit; the same neighbours in another summation order (within the cpu tolerance, not the
+   * same bytes).
+   */
+  readonly subcells: Subcells;
 }
 
+/** Subdivisions of the CPU's cells per axis a variant may use. */
+export const SUBCELLS = [1, 2, 3] as const;
+export type Subcells = (typeof SUBCELLS)[number];
+
 /** Today's kernels. */
-export const DEFAULT_VARIANT: KernelVariant = { layout: 'auto', wgGrid: 256, wgStep: 256 };
+export const DEFAULT_VARIANT: KernelVariant = { layout: 'auto', wgGrid: 256, wgStep: 256, subcells: 1 };
 
 /** A variant with the layout decided. */
 export interface ResolvedVariant extends KernelVariant {
@@ -45,11 +55,12 @@ export function variantName(v: KernelVariant): string {
   if (v.layout !== DEFAULT_VARIANT.layout) parts.push(`layout=${v.layout}`);
   if (v.wgGrid !== DEFAULT_VARIANT.wgGrid) parts.push(`wgGrid=${v.wgGrid}`);
   if (v.wgStep !== DEFAULT_VARIANT.wgStep) parts.push(`wgStep=${v.wgStep}`);
+  if (v.subcells !== DEFAULT_VARIANT.subcells) parts.push(`subcells=${v.subcells}`);
   return parts.length ? parts.join(',') : 'default';
 }
 
 /**
- * Parse `default` or `key=value,...` (keys layout, wgGrid, wgStep; `wg=N` sets both). Throws a
+ * Parse `default` or `key=value,...` (keys layout, wgGrid, wgStep, subcells; `wg=N` sets both workgroup sizes). Throws a
  * RangeError naming the key, the value and what is allowed.
  */
 export function parseVariant(text: string): KernelVariant {
@@ -59,7 +70,9 @@ export function parseVariant(text: string): KernelVariant {
   for (const part of t.split(',')) {
     const [key, value, extra] = part.split('=').map((s) => s.trim());
     if (value === undefined || extra !== undefined)
-      throw new RangeError(`kernel variant "${part}": expected key=value (keys: layout, wgGrid, wgStep, wg)`);
+      throw new RangeError(
+        `kernel variant "${part}": expected key=value (keys: layout, wgGrid, wgStep, wg, subcells)`,
+      );
     if (key === 'layout') {
       if (value !== 'auto' && !(LAYOUTS as readonly string[]).includes(value))
         throw new RangeError(`kernel variant layout=${value}: allowed ${['auto', ...LAYOUTS].join(', ')}`);
@@ -70,7 +83,12 @@ export function parseVariant(text: string): KernelVariant {
         throw new RangeError(`kernel variant ${key}=${value}: allowed ${WORKGROUP_SIZES.join(', ')}`);
       if (key !== 'wgStep') v.wgGrid = n as WorkgroupSize;
       if (key !== 'wgGrid') v.wgStep = n as WorkgroupSize;
-    } else throw new RangeError(`kernel variant key "${key}": allowed layout, wgGrid, wgStep, wg`);
+    } else if (key === 'subcells') {
+      const n = Number(value);
+      if (!(SUBCELLS as readonly number[]).includes(n))
+        throw new RangeError(`kernel variant subcells=${value}: allowed ${SUBCELLS.join(', ')}`);
+      v.subcells = n as Subcells;
+    } else throw new RangeError(`kernel variant key "${key}": allowed layout, wgGrid, wgStep, wg, subcells`);
   }
   return v;
 }
