@@ -69,6 +69,7 @@ export interface GpuVariantResult {
   layout: string;
   wgGrid: number;
   wgStep: number;
+  subcells: number;
   /** Wall ms per step of each batch, to onSubmittedWorkDone: median (min–max). */
   msPerStep: Spread;
   /** n / median wall ms per step. */
@@ -289,6 +290,7 @@ export async function measureGpuRow(spec: GpuRowSpec): Promise<GpuRow> {
         layout: v.layout,
         wgGrid: v.wgGrid,
         wgStep: v.wgStep,
+        subcells: v.subcells,
         msPerStep: spread(ms[k]),
         agentStepsPerSec: (spec.n * 1000) / med,
         passes,

@@ -15,7 +15,7 @@ test('a GPU-only A/B row at 600 agents: both variants in every batch, consistent
     preset: 'reynolds' as const,
     sets: [],
     density: 15,
-    variants: ['default', 'layout=split,wg=64'],
+    variants: ['default', 'layout=split,wg=64,subcells=2'],
     batches: 3,
     steps: 2,
     maxMs: 600_000,
@@ -29,18 +29,28 @@ test('a GPU-only A/B row at 600 agents: both variants in every batch, consistent
   const [a, b] = row.results!;
   assert.deepEqual([a.layout, a.wgGrid, a.wgStep], ['aos', 256, 256]);
   assert.deepEqual(
-    [b.layout, b.wgGrid, b.wgStep, b.variant],
-    ['split', 64, 64, 'layout=split,wgGrid=64,wgStep=64'],
+    [b.layout, b.wgGrid, b.wgStep, b.subcells, b.variant],
+    ['split', 64, 64, 2, 'layout=split,wgGrid=64,wgStep=64,subcells=2'],
   );
   const params = gpuRowParams(spec);
   assert.ok(close(row.candidates!, candidatesPerAgent(params, 600)));
-  const nCells = setupGrid(params, 600, false).nCells;
+  assert.ok(close(a.candidates, row.candidates!));
+  assert.ok(close(b.candidates, candidatesPerAgent(params, 600, setupGrid(params, 600, false, 2))));
+  assert.ok(
+    b.candidates < 0.8 * a.candidates,
+    `subcells: ${b.candidates} against ${a.candidates} candidates`,
+  );
   for (const v of row.results!) {
     const m = v.msPerStep;
     assert.ok(m.min > 0 && m.min <= m.median && m.median <= m.max);
     assert.ok(close(v.agentStepsPerSec, (600 * 1000) / m.median));
-    assert.ok(close(v.candidateTestsPerSec, (row.candidates! * 600 * 1000) / m.median));
-    assert.ok(close(v.bytesPerSec, (compulsoryBytes(600, nCells, v.layout) * 1000) / m.median));
+    assert.ok(close(v.candidateTestsPerSec, (v.candidates * 600 * 1000) / m.median));
+    assert.ok(
+      close(
+        v.bytesPerSec,
+        (compulsoryBytes(600, setupGrid(params, 600, false, v.subcells).nCells, v.layout) * 1000) / m.median,
+      ),
+    );
     assert.ok(v.passes, 'SwiftShader offers timestamp queries');
     const p = v.passes!;
     for (const t of [p.count, p.scan, p.scatter, p.step]) assert.ok(t >= 0);

@@ -421,7 +421,8 @@ export class WebGpuBackend implements Backend {
 
   /** The kernel variant running (the record layout decided for the current capacity). */
   kernelVariant(): ResolvedVariant {
-    return this.ab ? { ...this.pl.variant, layout: this.ab.layout } : this.pl.variant;
+    // the pipelines are shared by variants that differ only in their grid (subcells)
+    return { ...this.variant, layout: this.ab ? this.ab.layout : this.pl.variant.layout };
   }
 
   /**
