@@ -107,6 +107,8 @@ export interface GpuRow {
 }
 
 const TARGET_BATCH_MS = 1000;
+/** The schema's largest prey count. */
+const PREY_MAX = 1 << 24;
 
 export function spread(xs: readonly number[]): Spread {
   const s = [...xs].sort((a, b) => a - b);
@@ -137,7 +139,9 @@ export function gpuRowParams(spec: Pick<GpuRowSpec, 'n' | 'preset' | 'sets' | 's
   const base = paramsFromOptions({ preset: spec.preset, params: overrideFromPairs(spec.sets) });
   const side = standardWorldSide(spec.n, largestRadius(base), spec.density);
   const scenario = {
-    prey: spec.n,
+    // The schema caps prey at 2^24 (a host state's budget); a GPU-only row steps the N agents it
+    // seeds (configureSeeded(params, N)), and no kernel reads params.prey.
+    prey: Math.min(spec.n, PREY_MAX),
     predators: 0,
     dimensions: 3 as const,
     world: { x: side, y: side, z: side, boundary: 'wrap' as const },

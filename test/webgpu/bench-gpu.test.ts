@@ -73,6 +73,14 @@ test('the standard scenario at a density: the world holds the asked neighbours; 
   assert.ok(c15 > 15 && c200 > 12 * c15, `${c15} → ${c200}`);
 });
 
+test('past the schema’s 2^24 prey (GPU-only rows seed N themselves): the world is sized for N', () => {
+  const n = 100_000_000;
+  const p = gpuRowParams({ n, preset: 'reynolds', sets: [], density: 15 });
+  const r = Math.max(p.separation.radius, p.alignment.radius, p.cohesion.radius);
+  assert.ok(close((n * (4 / 3) * Math.PI * r ** 3) / p.world.x ** 3, 15));
+  assert.equal(p.prey, 1 << 24);
+});
+
 test('murmur bench --gpu-only refuses flags it does not use and other backends; --density needs --gpu-only', async () => {
   await assert.rejects(
     benchCommand(['--gpu-only', '--backend', 'cpu']),
