@@ -1,6 +1,7 @@
 import type { KernelChoice } from '../../src/backends/kernels.ts';
 import { engineOptions } from '../../src/backends/options.ts';
 import type { BackendName } from '../../src/backends/types.ts';
+import { parseVariant } from '../../src/backends/webgpu/variant.ts';
 import { FlagReader, type FlagSpec, parseArgs } from '../../src/cli/args.ts';
 import { throwIfProblems } from '../../src/cli/errors.ts';
 import { type CommandHelp, renderHelp } from '../../src/cli/help.ts';
@@ -12,6 +13,8 @@ import { flockRadius } from '../../src/rules/derive-helpers.ts';
 import { LINDQVIST } from '../lindqvist.ts';
 import { describeMachine, machineLine } from '../machine.ts';
 import { STANDARD_NEIGHBOURS, seesEveryone } from '../scenario.ts';
+import { gpuOnlyBench } from './gpu-bench.ts';
+import type { GpuRowSpec } from './gpu-row.ts';
 import { measureAll } from './measure.ts';
 import { paperLindqvist } from './paper.ts';
 import { scalingLines } from './repeat.ts';
@@ -97,6 +100,29 @@ const FLAGS: readonly FlagSpec[] = [
     kind: 'bool',
     doc: 'measure every row in this process (default: one child process per row)',
   },
+  {
+    name: 'gpu-only',
+    kind: 'bool',
+    doc: 'webgpu: GPU-only rows (seeded on the GPU, batches without readback, per-pass GPU times, adapter; N up to 2^32-1)',
+  },
+  {
+    name: 'density',
+    kind: 'value',
+    value: 'K',
+    doc: `--gpu-only: mean neighbours within the largest radius the world is sized for (default ${STANDARD_NEIGHBOURS}; FLAME GPU 2's circles: ~200)`,
+  },
+  {
+    name: 'variant',
+    kind: 'repeat',
+    value: 'V',
+    doc: '--gpu-only: kernel variant (default, or layout=aos|split|auto,wgGrid=64|128|256,wgStep=…,wg=…); repeat for a paired, interleaved A/B, the first is A',
+  },
+  {
+    name: 'max-ms',
+    kind: 'value',
+    value: 'MS',
+    doc: '--gpu-only: stop starting timed batches of a row after MS ms (default 20000; at least 2 batches run)',
+  },
   { name: 'json', kind: 'bool', doc: 'print one JSON object: scenario, machine, rows' },
   { name: 'help', kind: 'bool', doc: 'show this help' },
 ];
@@ -124,8 +150,15 @@ export const BENCH_HELP: CommandHelp = {
     'murmur bench --backend cpu,workers --threads 1,2 --kernel js,wasm --n 1M --search grid',
     'murmur bench --backend workers --threads 1,2 --kernel wasm --n 1M --search grid --repeat 6',
     'murmur bench --paper lindqvist',
+    'murmur bench --backend webgpu --gpu-only --n 1M,4M --density 200',
+    "murmur bench --backend webgpu --gpu-only --n 4M --variant default --variant 'layout=split' --batches 10",
   ],
 };
+
+interface GpuOnlyPlan {
+  gpuOnly: GpuRowSpec[];
+  json: boolean;
+}
 
 interface BenchPlan {
   specs: RowSpec[];
@@ -141,10 +174,59 @@ interface BenchPlan {
   repeat: number;
 }
 
-function plan(argv: readonly string[]): BenchPlan | 'help' {
+/** `--gpu-only`: the rows of every N, on the webgpu backend alone. */
+function planGpuOnly(f: FlagReader): GpuOnlyPlan {
+  const problems = f.problems;
+  for (const flag of ['search', 'threads', 'kernel', 'warmup', 'repeat', 'naive-max', 'paper', 'in-process'])
+    if (f.has(flag))
+      problems.push(`--${flag}: not used with --gpu-only (GPU-only rows are webgpu grid rows)`);
+  const backends = f.choices('backend', engineOptions.backend.options, ['webgpu']);
+  if (backends.length !== 1 || backends[0] !== 'webgpu')
+    problems.push(`--backend: got ${backends.join(',')} with --gpu-only; allowed: webgpu`);
+  const sizes = f.ints('n', 1, 2 ** 32 - 1, [100000, 1000000]);
+  const density = f.int('density', 1, 100000, STANDARD_NEIGHBOURS);
+  const variants = f.list('variant').length ? [...f.list('variant')] : ['default'];
+  for (const v of variants)
+    try {
+      parseVariant(v);
+    } catch (e) {
+      problems.push(`--variant: ${(e as Error).message}`);
+    }
+  const steps = f.int('steps', 1, MAX_BATCH_STEPS);
+  const batches = f.int('batches', 2, 1000, 10);
+  const maxMs = f.int('max-ms', 1, 3600_000, 20000);
+  const seedText = f.string('seed');
+  const preset = (f.string('preset') ?? 'reynolds') as PresetName;
+  const sets = [...f.list('set')];
+  const fieldFlags = seedText === undefined ? [] : [{ flag: 'seed', path: 'seed', text: seedText }];
+  const base = resolveSources({ preset, sets, fieldFlags }, problems);
+  if (base && seesEveryone(base))
+    problems.push(`--preset: ${preset}'s agents all see each other; --gpu-only runs grid rows`);
+  throwIfProblems(problems);
+  const seed = base && seedText !== undefined ? base.seed : undefined;
+  return {
+    json: f.bool('json'),
+    gpuOnly: sizes.map((n) => ({
+      n,
+      preset,
+      sets,
+      ...(seed !== undefined ? { seed } : {}),
+      density,
+      variants,
+      batches,
+      ...(steps !== undefined ? { steps } : {}),
+      maxMs,
+    })),
+  };
+}
+
+function plan(argv: readonly string[]): BenchPlan | GpuOnlyPlan | 'help' {
   const f = new FlagReader(parseArgs(argv, FLAGS));
   if (f.bool('help')) return 'help';
+  if (f.bool('gpu-only')) return planGpuOnly(f);
   const problems = f.problems;
+  for (const flag of ['density', 'variant', 'max-ms'])
+    if (f.has(flag)) problems.push(`--${flag}: only with --gpu-only`);
   const paper = f.choice('paper', ['lindqvist'] as const);
   if (paper) {
     if (f.has('preset')) problems.push('--preset: --paper lindqvist uses the lindqvist preset');
@@ -243,6 +325,7 @@ export async function benchCommand(argv: readonly string[]): Promise<number> {
     out(renderHelp(BENCH_HELP));
     return 0;
   }
+  if ('gpuOnly' in p) return gpuOnlyBench(p.gpuOnly, p.json);
   const machine = describeMachine();
   if (p.paper) return paperLindqvist(p, machine);
   const w = p.ownWorld;

@@ -1,5 +1,10 @@
 // Shared helpers of the WebGPU tests (not a test file itself).
-import { createWebGpuBackend, type GpuContext, requestGpu } from '../../src/backends/webgpu/backend.ts';
+import {
+  createWebGpuBackend,
+  type GpuContext,
+  requestGpu,
+  type WebGpuBackendOptions,
+} from '../../src/backends/webgpu/backend.ts';
 import type { Flock } from '../../src/flock.ts';
 import { Flock as FlockClass, type FlockOptions, paramsFromOptions } from '../../src/flock.ts';
 import { SPARE_SLOTS, seedAgents } from '../../src/state/init.ts';
@@ -35,13 +40,16 @@ export function sharedGpu(): Promise<GpuContext> {
   return shared;
 }
 
-/** A flock on the WebGPU backend over the shared device, seeded exactly like createFlock does. */
-export async function gpuFlock(options: FlockOptions): Promise<Flock> {
+/**
+ * A flock on the WebGPU backend over the shared device, seeded exactly like createFlock does;
+ * `backend` adds backend options (kernel variant, binding limit).
+ */
+export async function gpuFlock(options: FlockOptions, backend: WebGpuBackendOptions = {}): Promise<Flock> {
   const params = paramsFromOptions(options);
   const state = FlockState.create(params.prey + params.predators + SPARE_SLOTS, {
     dimensions: params.dimensions,
   });
   seedAgents(state, params);
-  const backend = await createWebGpuBackend({ shared: await sharedGpu() });
-  return new FlockClass(backend, state, params);
+  const engine = await createWebGpuBackend({ ...backend, shared: await sharedGpu() });
+  return new FlockClass(engine, state, params);
 }

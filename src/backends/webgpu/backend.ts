@@ -9,21 +9,28 @@
  *
  * `step()` reads the result back into the state's front half; `stepGpuOnly()` + `readback()`
  * split the two, and `buffers()` exposes the GPU buffers so a renderer can draw from them.
+ * `step(n)` and `stepGpuOnly(n)` encode all n steps in one command buffer: no host round trip
+ * inside. Flocks whose 32-byte records pass the device's largest storage binding keep their
+ * records in two 16-byte halves (the split layout, variant.ts); kernel variants for A/B runs on
+ * GPUs (bench/gpu) are chosen with the internal `variant` option.
  */
 import type { Params } from '../../params/schema.ts';
 import type { FlockState } from '../../state/layout.ts';
 import { hasPredators } from '../cpu/step.ts';
 import type { Backend, BackendInfo, StepTiming } from '../types.ts';
-import { AGENT_BYTES, packAgents, unpackAgents } from './agents.ts';
+import { AGENT_BYTES, packAgents, SPLIT_RECORD_BYTES, unpackAgents } from './agents.ts';
 import { bindBuffers, dispatch, MAP_READ, readBuffer, storageBuffer, Usage } from './dispatch.ts';
 import {
   type AgentBuffers,
-  checkAgentCapacity,
+  agentIndexBytes,
+  chooseLayout,
   createAgentBuffers,
   createGridBuffers,
   destroyAgentBuffers,
   destroyGridBuffers,
+  frontBuffers,
   type GridBuffers,
+  transferLimits,
 } from './flock-buffers.ts';
 import {
   adapterSummary,
@@ -34,9 +41,9 @@ import {
 } from './gpu.ts';
 import { type GridSetup, gridLayout, setupGrid } from './gridSetup.ts';
 import { KernelTimer, type KernelTimes } from './kernel-timer.ts';
-import { type Pipelines, pipelinesFor } from './pipelines.ts';
-import { WG } from './shaders.ts';
+import { type Pipelines, pipelinesFor, pipelinesNow } from './pipelines.ts';
 import { packParams, packValues, paramsLayout } from './uniforms.ts';
+import { type AgentLayout, DEFAULT_VARIANT, type KernelVariant, type ResolvedVariant } from './variant.ts';
 
 export { AGENT_BYTES, AGENT_OFFSETS } from './agents.ts';
 export { describeAdapter, type GpuContext, requestGpu, WebGpuUnavailableError } from './gpu.ts';
@@ -49,6 +56,16 @@ export interface WebGpuBackendOptions extends GpuOptions {
    * per device, and dispose() leaves a shared device alive. Request it with {@link requestGpu}.
    */
   shared?: GpuContext;
+  /**
+   * @internal Kernel variant (record layout, workgroup sizes; variant.ts), for A/B runs of the
+   * GPU benchmark. Every variant computes the same bytes. Default: today's kernels.
+   */
+  variant?: KernelVariant;
+  /**
+   * @internal A smaller largest storage binding than the device's, in bytes (tests: the split
+   * record layout with small flocks).
+   */
+  bindingLimit?: number;
 }
 
 /** The GPU buffers a renderer can use directly (valid until the next configure or dispose). */
@@ -73,7 +90,9 @@ export class WebGpuBackend implements Backend {
   readonly adapter: GPUAdapter;
   /** Whether per-kernel GPU times are measured (timestamp queries). */
   readonly timestamps: boolean;
-  private readonly pl: Pipelines;
+  private pl: Pipelines;
+  private readonly variant: KernelVariant;
+  private readonly forcedLimit: number | undefined;
   private readonly paramsBuf: GPUBuffer;
   private readonly gridBuf: GPUBuffer;
   private readonly control: GPUBuffer;
@@ -97,6 +116,10 @@ export class WebGpuBackend implements Backend {
   private timing: StepTiming = { grid: Number.NaN, neighbours: Number.NaN, total: 0 };
   private times: KernelTimes | null = null;
   private readonly timer: KernelTimer | null;
+  /** Slice-sized buffers of uploads and readbacks (created on first use). */
+  private staging: GPUBuffer | null = null;
+  private scratch: ArrayBuffer | null = null;
+  private seedInfo: GPUBuffer | null = null;
   private readChain: Promise<void> = Promise.resolve();
   /** Settles when the timestamps of the last timed batch are read. */
   private timesRead: Promise<void> = Promise.resolve();
@@ -110,8 +133,12 @@ export class WebGpuBackend implements Backend {
     pipelines: Pipelines,
     timestamps: boolean,
     ownsDevice: boolean,
+    variant: KernelVariant = DEFAULT_VARIANT,
+    forcedLimit?: number,
   ) {
     this.ownsDevice = ownsDevice;
+    this.variant = variant;
+    this.forcedLimit = forcedLimit;
     this.adapter = adapter;
     this.device = device;
     this.pl = pipelines;
@@ -162,7 +189,7 @@ export class WebGpuBackend implements Backend {
     else this.predators ||= hasPredators(state);
     this.params = params;
     this.ensureAgentBuffers(state.capacity);
-    const setup = setupGrid(params, state.capacity, this.predators);
+    const setup = setupGrid(params, state.capacity, this.predators, this.variant.subcells);
     this.ensureGridBuffers(setup);
     this.setup = setup;
     packParams(params, new DataView(this.paramBytes));
@@ -177,19 +204,56 @@ export class WebGpuBackend implements Backend {
   upload(state: FlockState): void {
     const ab = this.ensureAgentBuffers(state.capacity);
     const n = state.count;
-    packAgents(state.front, n, ab.hostScratch);
-    if (n > 0) this.device.queue.writeBuffer(ab.agents, 0, ab.hostScratch, 0, n * AGENT_BYTES);
-    this.device.queue.writeBuffer(this.control, 0, Uint32Array.of(n, 0, 0, 0));
+    const q = this.device.queue;
+    const scratch = this.transferScratch();
+    for (let first = 0; first < n; first += transferLimits.agents) {
+      const k = Math.min(transferLimits.agents, n - first);
+      packAgents(state.front, first, k, scratch, ab.layout);
+      if (ab.agentsV) {
+        const b = k * SPLIT_RECORD_BYTES;
+        q.writeBuffer(ab.agents, first * SPLIT_RECORD_BYTES, scratch, 0, b);
+        q.writeBuffer(ab.agentsV, first * SPLIT_RECORD_BYTES, scratch, b, b);
+      } else q.writeBuffer(ab.agents, first * AGENT_BYTES, scratch, 0, k * AGENT_BYTES);
+    }
+    q.writeBuffer(this.control, 0, Uint32Array.of(n, 0, 0, 0));
     this.maxCount = n;
     this.gpuSteps = state.stepCount;
     this.synced = { state, count: n, steps: state.stepCount };
   }
 
+  /** A host buffer of one transfer slice (transferLimits.agents agents, or the capacity if fewer). */
+  private transferScratch(): ArrayBuffer {
+    const bytes = Math.max(1, Math.min(transferLimits.agents, this.ab?.capacity ?? 1)) * AGENT_BYTES;
+    if (!this.scratch || this.scratch.byteLength < bytes) this.scratch = new ArrayBuffer(bytes);
+    return this.scratch;
+  }
+
+  private transferStaging(): GPUBuffer {
+    const bytes = Math.max(1, Math.min(transferLimits.agents, this.ab?.capacity ?? 1)) * AGENT_BYTES;
+    if (!this.staging || this.staging.size < bytes) {
+      this.staging?.destroy();
+      this.staging = this.device.createBuffer({
+        label: 'readback',
+        size: bytes,
+        usage: Usage.MAP_READ | Usage.COPY_DST,
+      });
+    }
+    return this.staging;
+  }
+
   private ensureAgentBuffers(capacity: number): AgentBuffers {
-    if (this.ab && this.ab.capacity === capacity) return this.ab;
-    checkAgentCapacity(this.device, capacity);
+    const want = this.variant.layout;
+    const layout = chooseLayout(this.device, capacity, want, this.forcedLimit);
+    if (this.ab && this.ab.capacity === capacity && this.ab.layout === layout) return this.ab;
+    if (layout !== this.pl.variant.layout) {
+      const v: ResolvedVariant = { ...this.pl.variant, layout };
+      this.pl = pipelinesNow(this.device, v);
+      // the grid buffers' bind groups belong to the other layout's kernels
+      if (this.gb) destroyGridBuffers(this.gb);
+      this.gb = null;
+    }
     this.destroyAgentBuffers();
-    const ab = createAgentBuffers(this.device, capacity);
+    const ab = createAgentBuffers(this.device, capacity, layout);
     this.ab = ab;
     this.rebind();
     return ab;
@@ -207,16 +271,40 @@ export class WebGpuBackend implements Backend {
     const gb = this.gb;
     if (!ab || !gb) return;
     const d = this.device;
+    // the split layout's V buffers take the bindings after the others (layout-wgsl.ts)
+    const front = ab.agentsV ? [ab.agentsV] : [];
+    const sorted = ab.sortedV ? [ab.sortedV] : [];
     this.gridBind = bindBuffers(
       d,
       this.pl.gridLayout,
-      [this.gridBuf, ab.agents, ab.sorted, gb.cells, ab.slots, ab.prov, gb.edges, this.control],
+      [
+        this.gridBuf,
+        ab.agents,
+        ab.sorted,
+        gb.cells,
+        ab.slots,
+        ab.prov,
+        gb.edges,
+        this.control,
+        ...front,
+        ...sorted,
+      ],
       'grid',
     );
     this.stepBind = bindBuffers(
       d,
       this.pl.stepLayout,
-      [this.paramsBuf, this.gridBuf, ab.sorted, gb.cells, ab.agents, gb.edges, this.control],
+      [
+        this.paramsBuf,
+        this.gridBuf,
+        ab.sorted,
+        gb.cells,
+        ab.agents,
+        gb.edges,
+        this.control,
+        ...sorted,
+        ...front,
+      ],
       'step',
     );
   }
@@ -226,11 +314,12 @@ export class WebGpuBackend implements Backend {
     pass: (phase: number) => GPUComputePassEncoder,
     end: (p: GPUComputePassEncoder) => void,
   ): void {
-    const groups = Math.ceil(this.maxCount / WG);
+    const wg = this.pl.variant.wgGrid;
+    const groups = Math.ceil(this.maxCount / wg);
     let p = pass(0);
     p.setBindGroup(0, this.gridBind!);
     p.setPipeline(this.pl.clearCells);
-    dispatch(p, Math.ceil((this.gb!.nCells + 1) / WG));
+    dispatch(p, Math.ceil((this.gb!.nCells + 1) / wg));
     p.setPipeline(this.pl.countCells);
     dispatch(p, groups);
     end(p);
@@ -247,7 +336,7 @@ export class WebGpuBackend implements Backend {
   }
 
   private encodeSteps(enc: GPUCommandEncoder, n: number, timed: boolean): void {
-    const groups = Math.ceil(this.maxCount / WG);
+    const groups = Math.ceil(this.maxCount / this.pl.variant.wgStep);
     const stepKernel = (p: GPUComputePassEncoder) => {
       p.setBindGroup(0, this.stepBind!);
       p.setPipeline(this.pl.stepAgents);
@@ -278,6 +367,65 @@ export class WebGpuBackend implements Backend {
   }
 
   /**
+   * Benchmarks: configure for `count` prey seeded on the GPU (seed.wgsl: the distribution of the
+   * host's seeding, from `params.seed` through a hash, so a different flock), with no host state.
+   * The flock then steps with {@link WebGpuBackend.stepGpuOnly}; a readback needs a state of at
+   * least `count` agents. Nothing of `count` size is allocated on the host.
+   */
+  configureSeeded(params: Params, count: number): void {
+    this.check();
+    // reseeding with the same parameters reuses the grid setup (its host-side sizing allocates
+    // per agent: 400 MB at 100M agents)
+    const same = this.params === params && this.setup !== null && this.maxCount === count && !this.predators;
+    this.params = params;
+    this.predators = false;
+    const ab = this.ensureAgentBuffers(count);
+    const setup = same && this.setup ? this.setup : setupGrid(params, count, false, this.variant.subcells);
+    this.ensureGridBuffers(setup);
+    this.setup = setup;
+    packParams(params, new DataView(this.paramBytes));
+    const q = this.device.queue;
+    q.writeBuffer(this.paramsBuf, 0, this.paramBytes);
+    packValues(gridLayout, setup.values, new DataView(this.gridBytes));
+    q.writeBuffer(this.gridBuf, 0, this.gridBytes);
+    q.writeBuffer(this.gb!.edges, 0, setup.edges);
+    this.seedInfo ??= this.device.createBuffer({
+      label: 'seed',
+      size: 32,
+      usage: Usage.UNIFORM | Usage.COPY_DST,
+    });
+    const info = new DataView(new ArrayBuffer(32));
+    const w = params.world;
+    info.setFloat32(0, w.x, true);
+    info.setFloat32(4, w.y, true);
+    info.setFloat32(8, w.z, true);
+    info.setUint32(12, count, true);
+    info.setUint32(16, params.seed >>> 0, true);
+    info.setFloat32(20, params.motion.minSpeed, true);
+    info.setFloat32(24, params.motion.maxSpeed, true);
+    info.setUint32(28, params.dimensions === 2 ? 1 : 0, true);
+    q.writeBuffer(this.seedInfo, 0, info.buffer);
+    const bind = bindBuffers(this.device, this.pl.seedLayout, [this.seedInfo, ...frontBuffers(ab)], 'seed');
+    const enc = this.device.createCommandEncoder({ label: 'seed' });
+    const p = enc.beginComputePass({ label: 'seed' });
+    p.setBindGroup(0, bind);
+    p.setPipeline(this.pl.seedAgents);
+    dispatch(p, Math.ceil(count / this.pl.variant.wgGrid));
+    p.end();
+    q.writeBuffer(this.control, 0, Uint32Array.of(count, 0, 0, 0));
+    q.submit([enc.finish()]);
+    this.maxCount = count;
+    this.gpuSteps = 0;
+    this.synced = null;
+  }
+
+  /** The kernel variant running (the record layout decided for the current capacity). */
+  kernelVariant(): ResolvedVariant {
+    // the pipelines are shared by variants that differ only in their grid (subcells)
+    return { ...this.variant, layout: this.ab ? this.ab.layout : this.pl.variant.layout };
+  }
+
+  /**
    * Run `n` steps on the GPU without reading anything back (the host state goes stale until
    * {@link WebGpuBackend.readback}). Returns once the work is submitted.
    */
@@ -302,17 +450,24 @@ export class WebGpuBackend implements Backend {
     const run = async () => {
       this.check();
       const ab = this.ab!;
-      const bytes = this.maxCount * AGENT_BYTES;
-      const enc = this.device.createCommandEncoder({ label: 'readback' });
-      enc.copyBufferToBuffer(this.control, 0, ab.staging, 0, 16);
-      if (bytes > 0) enc.copyBufferToBuffer(ab.agents, 0, ab.staging, 16, bytes);
-      this.device.queue.submit([enc.finish()]);
-      await ab.staging.mapAsync(MAP_READ, 0, bytes + 16);
-      const range = ab.staging.getMappedRange(0, bytes + 16);
-      const count = new Uint32Array(range, 0, 1)[0];
+      const count = new Uint32Array(await readBuffer(this.device, this.control, 0, 4))[0];
       if (count > this.maxCount) throw new Error(`webgpu backend: GPU count ${count} > ${this.maxCount}`);
-      unpackAgents(range.slice(16, 16 + count * AGENT_BYTES), count, state.front);
-      ab.staging.unmap();
+      if (count > state.capacity)
+        throw new RangeError(`webgpu backend: ${count} agents on the GPU, state capacity ${state.capacity}`);
+      const staging = this.transferStaging();
+      for (let first = 0; first < count; first += transferLimits.agents) {
+        const k = Math.min(transferLimits.agents, count - first);
+        const enc = this.device.createCommandEncoder({ label: 'readback' });
+        if (ab.agentsV) {
+          const b = k * SPLIT_RECORD_BYTES;
+          enc.copyBufferToBuffer(ab.agents, first * SPLIT_RECORD_BYTES, staging, 0, b);
+          enc.copyBufferToBuffer(ab.agentsV, first * SPLIT_RECORD_BYTES, staging, b, b);
+        } else enc.copyBufferToBuffer(ab.agents, first * AGENT_BYTES, staging, 0, k * AGENT_BYTES);
+        this.device.queue.submit([enc.finish()]);
+        await staging.mapAsync(MAP_READ, 0, k * AGENT_BYTES);
+        unpackAgents(staging.getMappedRange(0, k * AGENT_BYTES), first, k, state.front, ab.layout);
+        staging.unmap();
+      }
       this.check();
       state.count = count;
       state.stepCount = this.gpuSteps;
@@ -344,11 +499,11 @@ export class WebGpuBackend implements Backend {
     const ab = this.ab;
     const gb = this.gb;
     const indexBytes =
-      (ab ? ab.sorted.size + ab.slots.size + ab.prov.size : 0) +
-      (gb ? gb.cells.size + gb.edges.size + gb.scan.scratchBytes : 0);
+      (ab ? agentIndexBytes(ab) : 0) + (gb ? gb.cells.size + gb.edges.size + gb.scan.scratchBytes : 0);
+    const wg = this.pl.variant.wgStep;
     return {
       kernel: 'wgsl',
-      threads: Math.ceil(this.maxCount / WG) * WG,
+      threads: Math.ceil(this.maxCount / wg) * wg,
       device: this.describe(),
       indexBytes,
     };
@@ -362,6 +517,15 @@ export class WebGpuBackend implements Backend {
     return this.timing;
   }
 
+  /**
+   * Per-kernel GPU times of the last timed step once its timestamps are read (the last
+   * stepGpuOnly batch submitted is timed when no earlier read was pending), or null.
+   */
+  async settledKernelTimes(): Promise<KernelTimes | null> {
+    await this.timesRead;
+    return this.times;
+  }
+
   /** Per-kernel GPU times of the last timed step, or null (no timestamp queries, or none yet). */
   kernelTimes(): KernelTimes | null {
     return this.times;
@@ -370,6 +534,10 @@ export class WebGpuBackend implements Backend {
   /** The GPU buffers of the flock, for rendering without a readback. */
   buffers(): WebGpuBuffers {
     if (!this.ab) throw new Error('webgpu backend: configure() first');
+    if (this.ab.layout !== 'aos')
+      throw new Error(
+        `webgpu backend: this flock's records are split in two buffers (its ${this.ab.capacity} agents pass the device's largest binding as 32-byte records); buffers() serves the 32-byte layout only`,
+      );
     return { device: this.device, agents: this.ab.agents, control: this.control, maxCount: this.maxCount };
   }
 
@@ -397,7 +565,29 @@ export class WebGpuBackend implements Backend {
       await readBuffer(this.device, this.gb!.cells, 0, (this.gb!.nCells + 1) * 4),
     );
     const count = cellStart[this.gb!.nCells];
-    const sorted = await readBuffer(this.device, this.ab!.sorted, 0, count * AGENT_BYTES);
+    const ab = this.ab!;
+    let sorted: ArrayBuffer;
+    if (ab.sortedV) {
+      // back into 32-byte records: P = pos, info; V = vel, id
+      const p = new Uint32Array(await readBuffer(this.device, ab.sorted, 0, count * SPLIT_RECORD_BYTES));
+      const v = new Uint32Array(await readBuffer(this.device, ab.sortedV, 0, count * SPLIT_RECORD_BYTES));
+      const u = new Uint32Array(count * 8);
+      for (let i = 0; i < count; i++)
+        u.set(
+          [
+            p[4 * i],
+            p[4 * i + 1],
+            p[4 * i + 2],
+            v[4 * i + 3],
+            v[4 * i],
+            v[4 * i + 1],
+            v[4 * i + 2],
+            p[4 * i + 3],
+          ],
+          8 * i,
+        );
+      sorted = u.buffer;
+    } else sorted = await readBuffer(this.device, ab.sorted, 0, count * AGENT_BYTES);
     this.check();
     return { cellStart, sorted, count, n: this.setup!.n };
   }
@@ -416,6 +606,8 @@ export class WebGpuBackend implements Backend {
     this.paramsBuf.destroy();
     this.gridBuf.destroy();
     this.control.destroy();
+    this.staging?.destroy();
+    this.seedInfo?.destroy();
     this.timer?.destroy();
     this.lost ??= 'the backend was disposed';
     if (this.ownsDevice) this.device.destroy();
@@ -429,6 +621,17 @@ export class WebGpuBackend implements Backend {
  */
 export async function createWebGpuBackend(options: WebGpuBackendOptions = {}): Promise<WebGpuBackend> {
   const ctx = options.shared ?? (await requestGpu(options));
-  const pipelines = await pipelinesFor(ctx.device);
-  return new WebGpuBackend(ctx.adapter, ctx.device, pipelines, ctx.timestamps, !options.shared);
+  const variant = options.variant ?? DEFAULT_VARIANT;
+  // auto starts with the 32-byte layout; a flock past the largest binding compiles split on demand
+  const layout: AgentLayout = variant.layout === 'auto' ? 'aos' : variant.layout;
+  const pipelines = await pipelinesFor(ctx.device, { ...variant, layout });
+  return new WebGpuBackend(
+    ctx.adapter,
+    ctx.device,
+    pipelines,
+    ctx.timestamps,
+    !options.shared,
+    variant,
+    options.bindingLimit,
+  );
 }

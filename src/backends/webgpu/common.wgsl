@@ -1,11 +1,5 @@
-// Shared by the grid and step kernels. Modules that include this declare `G: Grid` and
-// `edges: array<f32>`. The host prepends the generated Params and Grid structs, struct Agent
-// (from AGENT_OFFSETS), NO_CELL, PREY and WG.
-
-// Invocation index of a 1D or 2D dispatch (2D when more than 65535 workgroups are needed).
-fn flatIndex(gid: vec3<u32>, nwg: vec3<u32>) -> u32 {
-  return gid.x + gid.y * nwg.x * WG;
-}
+// The cell of a position, shared by the grid and step kernels. Modules that include this declare
+// `G: Grid` and `edges: array<f32>`; agent.wgsl comes first.
 
 // Cell coordinate along one axis, exactly as the CPU grid computes floor(p * inv) in double
 // precision: an f32 estimate corrected against host-computed f32 thresholds (edges[off + c] is

@@ -1,11 +1,11 @@
 // The grid phase of a step: cell id and per-cell count, then (after the prefix sum over
 // `cells`) a scatter into cell order with a fixed order inside each cell (by agent id), so the
 // result does not depend on the order in which atomics were served.
-// Prepended by the host: the generated structs and common.wgsl (Agent, cellKey, flatIndex).
+// Prepended by the host: the generated structs, common.wgsl (Agent, cellKey, flatIndex) and the
+// agent buffers of the record layout (layout-wgsl.ts: binding 1 the front half, last step; 2 the
+// agents in cell order; agentPos, agentInfo, agentId, copyToSorted).
 
 @group(0) @binding(0) var<uniform> G: Grid;
-@group(0) @binding(1) var<storage, read> agents: array<Agent>;      // front half (last step)
-@group(0) @binding(2) var<storage, read_write> sorted: array<Agent>; // agents in cell order
 @group(0) @binding(3) var<storage, read_write> cells: array<atomic<u32>>; // counts, then starts
 @group(0) @binding(4) var<storage, read_write> slots: array<vec2<u32>>; // per agent: cell, rank
 @group(0) @binding(5) var<storage, read_write> prov: array<vec2<u32>>;  // per sorted slot: id, agent
@@ -23,12 +23,11 @@ fn clearCells(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
 fn countCells(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let i = flatIndex(gid, nwg);
   if (i >= control[0]) { return; }
-  let a = agents[i];
-  if (((a.info >> 8u) & 1u) == 0u) {
+  if (((agentInfo(i) >> 8u) & 1u) == 0u) {
     slots[i] = vec2<u32>(NO_CELL, 0u); // dead agents drop out here
     return;
   }
-  let key = cellKey(a.pos);
+  let key = cellKey(agentPos(i));
   slots[i] = vec2<u32>(key, atomicAdd(&cells[key], 1u));
 }
 
@@ -39,7 +38,7 @@ fn placeAgents(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workg
   if (i >= control[0]) { return; }
   let s = slots[i];
   if (s.x == NO_CELL) { return; }
-  prov[atomicLoad(&cells[s.x]) + s.y] = vec2<u32>(agents[i].id, i);
+  prov[atomicLoad(&cells[s.x]) + s.y] = vec2<u32>(agentId(i), i);
 }
 
 // Final place = cell start + number of agents in the same cell with a smaller (id, index).
@@ -57,7 +56,5 @@ fn orderCells(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
     let o = prov[q];
     if (o.x < me.x || (o.x == me.x && o.y < me.y)) { r = r + 1u; }
   }
-  var a = agents[me.y];
-  a.info = (a.info & 0xffu) | (1u << 8u);
-  sorted[s + r] = a;
+  copyToSorted(s + r, me.y, (agentInfo(me.y) & 0xffu) | (1u << 8u));
 }

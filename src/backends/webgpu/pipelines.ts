@@ -1,87 +1,187 @@
 /**
  * The WebGPU backend's kernels: shader modules, bind group layouts and compute pipelines,
- * compiled once per device (SwiftShader takes seconds for the step kernel).
+ * compiled once per device and kernel variant (SwiftShader takes seconds for the step kernel).
  */
 import { layoutEntries } from './dispatch.ts';
+import { agentBindingSlots } from './layout-wgsl.ts';
 import { createScanPipelines, type ScanPipelines } from './scan.ts';
-import { loadShaders } from './shaders.ts';
+import { shaderSources } from './shaders.ts';
+import { pipelineKey, type ResolvedVariant } from './variant.ts';
 
-/** The compiled kernels and their bind group layouts (grid phase and step). */
+/** The compiled kernels and their bind group layouts (grid phase, step, seeding). */
 export interface Pipelines {
+  readonly variant: ResolvedVariant;
   readonly scan: ScanPipelines;
   readonly gridLayout: GPUBindGroupLayout;
   readonly stepLayout: GPUBindGroupLayout;
+  readonly seedLayout: GPUBindGroupLayout;
   readonly clearCells: GPUComputePipeline;
   readonly countCells: GPUComputePipeline;
   readonly placeAgents: GPUComputePipeline;
   readonly orderCells: GPUComputePipeline;
   readonly stepAgents: GPUComputePipeline;
+  readonly seedAgents: GPUComputePipeline;
 }
 
-const compiled = new WeakMap<GPUDevice, Promise<Pipelines>>();
+type Kind = 'uniform' | 'storage' | 'read-only-storage';
 
-/** The kernels for a device, compiled once (SwiftShader takes seconds for the step kernel). */
-export function pipelinesFor(device: GPUDevice): Promise<Pipelines> {
-  let p = compiled.get(device);
+/** Binding kinds of grid.wgsl, then the split layout's V buffers (front read, sorted written). */
+function gridKinds(split: boolean): Kind[] {
+  const k: Kind[] = [
+    'uniform',
+    'read-only-storage',
+    'storage',
+    'storage',
+    'storage',
+    'storage',
+    'read-only-storage',
+    'read-only-storage',
+  ];
+  return split ? [...k, 'read-only-storage', 'storage'] : k;
+}
+
+function stepKinds(split: boolean): Kind[] {
+  const k: Kind[] = [
+    'uniform',
+    'uniform',
+    'read-only-storage',
+    'read-only-storage',
+    'storage',
+    'read-only-storage',
+    'storage',
+  ];
+  return split ? [...k, 'read-only-storage', 'storage'] : k;
+}
+
+function seedKinds(split: boolean): Kind[] {
+  return split ? ['uniform', 'storage', 'storage'] : ['uniform', 'storage'];
+}
+
+// the split layout's extra bindings sit where layout-wgsl.ts declares them
+const [gridLast, stepLast] = [agentBindingSlots.grid.sorted[1], agentBindingSlots.step.dst[1]];
+if (gridKinds(true).length !== gridLast + 1 || stepKinds(true).length !== stepLast + 1)
+  throw new Error('webgpu backend: binding tables out of step with layout-wgsl.ts');
+
+const compiled = new WeakMap<GPUDevice, Map<string, Promise<Pipelines>>>();
+const ready = new WeakMap<GPUDevice, Map<string, Pipelines>>();
+
+function cacheOf<T>(m: WeakMap<GPUDevice, Map<string, T>>, d: GPUDevice): Map<string, T> {
+  let c = m.get(d);
+  if (!c) {
+    c = new Map();
+    m.set(d, c);
+  }
+  return c;
+}
+
+/** The kernels of a variant on a device, compiled once (in parallel where the device can). */
+export function pipelinesFor(device: GPUDevice, variant: ResolvedVariant): Promise<Pipelines> {
+  const key = pipelineKey(variant);
+  const done = cacheOf(ready, device).get(key);
+  if (done) return Promise.resolve(done);
+  const c = cacheOf(compiled, device);
+  let p = c.get(key);
   if (!p) {
-    p = createPipelines(device);
-    compiled.set(device, p);
+    p = createPipelines(device, variant).then((pl) => {
+      cacheOf(ready, device).set(key, pl);
+      return pl;
+    });
+    c.set(key, p);
   }
   return p;
 }
 
-async function createPipelines(device: GPUDevice): Promise<Pipelines> {
-  const src = await loadShaders();
-  const gridModule = device.createShaderModule({ label: 'grid.wgsl', code: src.grid });
-  const stepModule = device.createShaderModule({ label: 'step.wgsl', code: src.step });
-  const gridBgl = device.createBindGroupLayout({
-    label: 'grid',
-    entries: layoutEntries([
-      'uniform',
-      'read-only-storage',
-      'storage',
-      'storage',
-      'storage',
-      'storage',
-      'read-only-storage',
-      'read-only-storage',
-    ]),
-  });
-  const stepBgl = device.createBindGroupLayout({
-    label: 'step',
-    entries: layoutEntries([
-      'uniform',
-      'uniform',
-      'read-only-storage',
-      'read-only-storage',
-      'storage',
-      'read-only-storage',
-      'storage',
-    ]),
-  });
-  const gridPl = device.createPipelineLayout({ bindGroupLayouts: [gridBgl] });
-  const stepPl = device.createPipelineLayout({ bindGroupLayouts: [stepBgl] });
-  const make = (layout: GPUPipelineLayout, module: GPUShaderModule, entryPoint: string) =>
-    device.createComputePipelineAsync({ label: entryPoint, layout, compute: { module, entryPoint } });
-  device.pushErrorScope('validation');
-  const [clearCells, countCells, placeAgents, orderCells, stepAgents] = await Promise.all([
-    make(gridPl, gridModule, 'clearCells'),
-    make(gridPl, gridModule, 'countCells'),
-    make(gridPl, gridModule, 'placeAgents'),
-    make(gridPl, gridModule, 'orderCells'),
-    make(stepPl, stepModule, 'stepAgents'),
-  ]);
-  const scan = createScanPipelines(device, src.scan);
-  const err = await device.popErrorScope();
-  if (err) throw new Error(`webgpu backend: shader compilation failed: ${err.message}`);
+/**
+ * The kernels of a variant now (synchronous compilation): for a flock whose capacity turns the
+ * auto layout to split during configure(), which cannot wait.
+ */
+export function pipelinesNow(device: GPUDevice, variant: ResolvedVariant): Pipelines {
+  const key = pipelineKey(variant);
+  const c = cacheOf(ready, device);
+  let pl = c.get(key);
+  if (!pl) {
+    pl = createPipelinesSync(device, variant);
+    c.set(key, pl);
+  }
+  return pl;
+}
+
+interface Parts {
+  gridBgl: GPUBindGroupLayout;
+  stepBgl: GPUBindGroupLayout;
+  seedBgl: GPUBindGroupLayout;
+  make(which: 'grid' | 'step' | 'seed', entryPoint: string): GPUComputePipelineDescriptor;
+}
+
+function parts(device: GPUDevice, v: ResolvedVariant): Parts {
+  const src = shaderSources(v.layout);
+  const split = v.layout === 'split';
+  const bgl = (label: string, kinds: Kind[]) =>
+    device.createBindGroupLayout({ label, entries: layoutEntries(kinds) });
+  const gridBgl = bgl('grid', gridKinds(split));
+  const stepBgl = bgl('step', stepKinds(split));
+  const seedBgl = bgl('seed', seedKinds(split));
+  const modules = {
+    grid: device.createShaderModule({ label: 'grid.wgsl', code: src.grid }),
+    step: device.createShaderModule({ label: 'step.wgsl', code: src.step }),
+    seed: device.createShaderModule({ label: 'seed.wgsl', code: src.seed }),
+  };
+  const layouts = {
+    grid: device.createPipelineLayout({ bindGroupLayouts: [gridBgl] }),
+    step: device.createPipelineLayout({ bindGroupLayouts: [stepBgl] }),
+    seed: device.createPipelineLayout({ bindGroupLayouts: [seedBgl] }),
+  };
+  const wg = { grid: v.wgGrid, step: v.wgStep, seed: v.wgGrid };
   return {
+    gridBgl,
+    stepBgl,
+    seedBgl,
+    make: (which, entryPoint) => ({
+      label: entryPoint,
+      layout: layouts[which],
+      compute: { module: modules[which], entryPoint, constants: { WG: wg[which] } },
+    }),
+  };
+}
+
+const ENTRIES = [
+  ['grid', 'clearCells'],
+  ['grid', 'countCells'],
+  ['grid', 'placeAgents'],
+  ['grid', 'orderCells'],
+  ['step', 'stepAgents'],
+  ['seed', 'seedAgents'],
+] as const;
+
+function assemble(v: ResolvedVariant, p: Parts, scan: ScanPipelines, ps: GPUComputePipeline[]): Pipelines {
+  const [clearCells, countCells, placeAgents, orderCells, stepAgents, seedAgents] = ps;
+  return {
+    variant: v,
     scan,
-    gridLayout: gridBgl,
-    stepLayout: stepBgl,
+    gridLayout: p.gridBgl,
+    stepLayout: p.stepBgl,
+    seedLayout: p.seedBgl,
     clearCells,
     countCells,
     placeAgents,
     orderCells,
     stepAgents,
+    seedAgents,
   };
+}
+
+async function createPipelines(device: GPUDevice, v: ResolvedVariant): Promise<Pipelines> {
+  device.pushErrorScope('validation');
+  const p = parts(device, v);
+  const ps = await Promise.all(ENTRIES.map(([w, e]) => device.createComputePipelineAsync(p.make(w, e))));
+  const scan = createScanPipelines(device, shaderSources(v.layout).scan);
+  const err = await device.popErrorScope();
+  if (err) throw new Error(`webgpu backend: shader compilation failed: ${err.message}`);
+  return assemble(v, p, scan, ps);
+}
+
+function createPipelinesSync(device: GPUDevice, v: ResolvedVariant): Pipelines {
+  const p = parts(device, v);
+  const ps = ENTRIES.map(([w, e]) => device.createComputePipeline(p.make(w, e)));
+  return assemble(v, p, createScanPipelines(device, shaderSources(v.layout).scan), ps);
 }

@@ -3,13 +3,13 @@
 // feeds every rule; then combine, clamp, integrate, collide, apply the boundary and write the
 // next state to `dst` at the same index. Keep the two in step: the tests compare them agent by
 // agent. Prepended by the host: the generated Params/Grid structs, enum and shared constants
-// (COINCIDENT_EPS, TIE_BREAK_3D/2D), common.wgsl.
+// (COINCIDENT_EPS, TIE_BREAK_3D/2D), common.wgsl, and the agent buffers of the record layout
+// (layout-wgsl.ts: binding 2 the agents in cell order, read as candidate/srcVel/srcId; binding 4
+// the next state, written by writeDst).
 
 @group(0) @binding(0) var<uniform> P: Params;
 @group(0) @binding(1) var<uniform> G: Grid;
-@group(0) @binding(2) var<storage, read> src: array<Agent>;
 @group(0) @binding(3) var<storage, read> cellStart: array<u32>;
-@group(0) @binding(4) var<storage, read_write> dst: array<Agent>;
 @group(0) @binding(5) var<storage, read> edges: array<f32>;
 @group(0) @binding(6) var<storage, read_write> control: array<u32>;
 
@@ -361,11 +361,11 @@ fn stepAgents(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
   if (i == 0u) { control[0] = count; } // the next step's grid phase reads the new count
   if (i >= count) { return; }
 
-  let me = src[i];
+  let me = candidate(i);
   let xi = me.pos;
-  let vi = me.vel;
+  let vi = srcVel(i);
   let ki = me.info & 0xffu;
-  let idI = me.id;
+  let idI = srcId(i);
   let isPrey = ki == PREY;
   let L = vec3<f32>(P.world_x, P.world_y, P.world_z);
   let H = L * 0.5;
@@ -434,7 +434,7 @@ fn stepAgents(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
         let origin = xi - vec3<f32>(sx, sy, sz);
         let e = cellStart[row + u32(b) + 1u];
         for (var j = cellStart[row + u32(a)]; j < e; j = j + 1u) {
-          let o = src[j];
+          let o = candidate(j);
           let kj = o.info & 0xffu;
           if (isPrey) {
             var d = o.pos - origin;
@@ -452,7 +452,7 @@ fn stepAgents(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
             if (d2 == 0.0) {
               if (j == i) { continue; } // self: its own cell has no seam shift, so d2 is exactly 0
               var sgn = -COINCIDENT_EPS;
-              if (idI < o.id) { sgn = COINCIDENT_EPS; }
+              if (idI < srcId(j)) { sgn = COINCIDENT_EPS; }
               d = U * sgn;
               d2 = COINCIDENT_EPS * COINCIDENT_EPS;
             }
@@ -462,7 +462,7 @@ fn stepAgents(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
               sn = sn + 1u;
             }
             if (d2 < r2.y && !(exclusive && d2 < r2.x)) {
-              ali = ali + o.vel * falloffWeight(P.alignment_falloff, d2);
+              ali = ali + srcVel(j) * falloffWeight(P.alignment_falloff, d2);
               an = an + 1u;
             }
             if (d2 < r2.z && !(exclusive && (d2 < r2.x || d2 < r2.y))) {
@@ -572,10 +572,5 @@ fn stepAgents(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
   var s = array<vec3<f32>, 2>(np, nv);
   if (P.obstacles_count > 0u) { moveAmongObstacles(xi, &s, L, dims2); } else { applyWalls(&s, L, dims2); }
 
-  var out: Agent;
-  out.pos = s[0];
-  out.vel = s[1];
-  out.id = idI;
-  out.info = ki | (select(1u, 0u, killed) << 8u);
-  dst[i] = out;
+  writeDst(i, s[0], s[1], idI, ki | (select(1u, 0u, killed) << 8u));
 }
