@@ -6,6 +6,7 @@
 import { pushRule, slotOf } from './accumulators';
 import { finish, putSums2, SUM_ALI, SUM_COH, SUM_FLEE, SUM_SEP } from './agent-update';
 import { gf, gi, gp } from './blocks';
+import { COUNTING, countAgent } from './counting';
 import { CD2, CX, CY, CZ, gather4, hsum2, separateCoincident, weight } from './lanes';
 import { flushStaged, stage } from './prey-update';
 import {
@@ -90,6 +91,7 @@ export function sweep(begin: i32, end: i32, pushEnd: i32, fresh: i32): void {
       const uzi = <f64>load<f32>(vz + o4);
       const vid = i32x4.splat(load<u32>(id + o4));
       const n = listPartners(i + 1 - c0, L, xi, yi, zi, cb, nbS, nb, lut, reach2);
+      if (COUNTING) countAgent(L - (i + 1 - c0), (L - (i + 1 - c0) + 3) & ~3, n);
       // biome-ignore format: the agent, its partners, where they are, the rules
       sweepPairs(i, n, pushEnd, xi, yi, zi, uxi, uyi, uzi, vid, cb, nbS, nb, vx, vy, vz,
         dims2, sepR2, aliR2, cohR2, sepFall, aliFall, cohFall);

@@ -26,6 +26,7 @@ interface Exports {
   step(begin: number, end: number): void;
   ranges(cx: number, cy: number, cz: number, kx: number, ky: number, kz: number): number;
   sweep(begin: number, end: number, pushEnd: number, fresh: number): void;
+  counts(): number;
 }
 
 const PAGE = 65536;
@@ -339,6 +340,19 @@ export class WasmKernel {
     if (o.sweep) this.x.sweep(o.at, end, o.pushEnd, o.at === o.begin ? 1 : 0);
     else this.x.step(o.at, end);
     o.at = end;
+  }
+
+  /**
+   * The neighbour pass's tallies since the last call, then zeroed: agents, candidates tested,
+   * vector lanes tested, partners within reach (wasm/counting.ts). Zeros unless this is the
+   * counting build (`node wasm/build.mjs --counting`; bench/candidates.ts).
+   */
+  takeCounts(): { agents: number; candidates: number; lanes: number; partners: number } {
+    const at = this.x.counts() >> 3;
+    const f = new Float64Array(this.x.memory.buffer, at << 3, 4);
+    const out = { agents: f[0], candidates: f[1], lanes: f[2], partners: f[3] };
+    f.fill(0);
+    return out;
   }
 
   /** The agents the open share has stepped so far: [begin, at). */
