@@ -11,6 +11,7 @@ import type {
   SyncBackend,
 } from './backends/types.ts';
 import { checkKernelChoice } from './backends/wasm/select.ts';
+import { defaultThreadsFor } from './backends/workers/small-flock.ts';
 import { computeMetrics, type Metrics } from './metrics/metrics.ts';
 import {
   checkFiniteNumbers,
@@ -39,7 +40,8 @@ export interface FlockOptions extends ParamsOverride {
   /** Which backend steps the flock (see {@link backends}). Default `cpu`. */
   backend?: BackendName;
   /**
-   * Step threads of the workers backend, 1 to 256 (default: the logical cores). The other
+   * Step threads of the workers backend, 1 to 256 (default: the logical cores; 1 for a flock of
+   * fewer than 2,500 agents, where one thread is faster: see SMALL_FLOCK). The other
    * backends take no threads and leave it unused (info().threads says what ran); the CLI refuses
    * --threads with them. See {@link engineOptions}.
    */
@@ -105,7 +107,10 @@ async function makeBackend(options: FlockOptions, params: Params): Promise<Start
   const issues = untakenOptionIssues(name, { kernel: options.kernel });
   if (issues.length) throw new ParamError(issues);
   return backendEntry(name).create(
-    { threads: options.threads ?? spec.threads.default, kernel: checkKernelChoice(options.kernel) },
+    {
+      threads: options.threads ?? defaultThreadsFor(params.prey + params.predators, spec.threads.default),
+      kernel: checkKernelChoice(options.kernel),
+    },
     params,
   );
 }
