@@ -30,6 +30,7 @@
 //   laser.ts         the laser's repulsion and kill line, scalar  (src/rules/laser.ts)
 //   ranges.ts        cells within reach as runs of agents, linear or Morton keys (src/spatial/grid.ts)
 //   cell-keys.ts     the next step's cell keys and counts         (src/spatial/grid.ts)
+//   scatter.ts       the grid's scatter into cell order, for the cpu backend (src/spatial/grid.ts)
 //   lanes.ts         pieces both passes share (weights, compaction, coincident agents, sums)
 //   blocks.ts        reading the host's I and F blocks
 //   counting.ts      bench-only counters of the neighbour pass (folded away in the shipped build)
@@ -46,6 +47,7 @@ export function layoutVersion(): i32 {
 
 export { heapBase } from './blocks';
 export { counts } from './counting';
+export { scatter } from './scatter';
 export { step } from './gathering';
 export { sweep } from './symmetric';
 

@@ -62,7 +62,9 @@ export class CpuBackend implements SyncBackend {
         keysReady = false;
       }
       const inGrid = keysReady ? grid.buildFromCounts(grid.cursor, 0) : grid.build(state.front, state.count);
-      grid.scatter(state.front, state.back, state.count);
+      // (the wasm kernel scatters in its own memory, where its pass then finds the agents)
+      if (this.wasm) this.wasm.scatter(grid, state.front, state.back, state.count, inGrid);
+      else grid.scatter(state.front, state.back, state.count);
       state.current = (state.current ^ 1) as 0 | 1;
       state.count = inGrid;
       const t1 = now();

@@ -27,6 +27,7 @@ interface Exports {
   ranges(cx: number, cy: number, cz: number, kx: number, ky: number, kz: number): number;
   sweep(begin: number, end: number, pushEnd: number, fresh: number): void;
   counts(): number;
+  scatter(count: number, keys: number, cursor: number, rawId: number, rawKind: number): void;
 }
 
 const PAGE = 65536;
@@ -114,6 +115,11 @@ export class WasmKernel {
     rank: 0,
     obstacles: 0,
   };
+  /**
+   * The half whose first `count` agents the kernel's input arrays already hold (written there by
+   * scatter()), or null: the next pass's copy in is skipped once for it.
+   */
+  private presorted: { half: Half; count: number } | null = null;
   /** The grid rank table whose copy is at ptr.rank (null: none there yet). */
   private rankCopied: Uint32Array | null = null;
   private views: {
@@ -158,6 +164,8 @@ export class WasmKernel {
       this.ensureViews();
       return;
     }
+    // (the input arrays lie first, at offsets that depend only on the capacity)
+    if (capacity > this.capacity) this.presorted = null;
     capacity = Math.max(capacity, this.capacity);
     nCells = Math.max(nCells, this.cells);
     maxRanges = Math.max(maxRanges, this.maxRanges);
@@ -215,6 +223,44 @@ export class WasmKernel {
       u32: new Uint32Array(buffer),
       u8: new Uint8Array(buffer),
     };
+  }
+
+  /**
+   * The grid's scatter (UniformGrid.scatter after a build over `front`) in the kernel's memory:
+   * the `count` agents of `front` and their keys go in, are written in cell order into the
+   * kernel's input arrays (wasm/scatter.ts), and the `inGrid` sorted agents are copied out to
+   * `back` (alive) — the bytes grid.scatter(front, back, count) writes. The next pass over `back`
+   * then skips copying them in. Measured (callgrind, 20k agents): the TypeScript scatter's
+   * per-agent stores cost about 270 instructions per agent-step.
+   */
+  scatter(grid: UniformGrid, front: Half, back: Half, count: number, inGrid: number): void {
+    this.reserve(front.px.length, grid.nCells, Math.max(1, this.maxRanges), Math.max(0, this.accSlots));
+    const { i32, f32, u32, u8 } = this.views!;
+    const p = this.ptr;
+    const ins = [front.px, front.py, front.pz, front.vx, front.vy, front.vz];
+    // unsorted positions and velocities into the output arrays (the pass overwrites them),
+    // ids and kinds into two of the neighbour list's arrays (the pass fills them later)
+    for (let k = 0; k < 6; k++) f32.set(ins[k].subarray(0, count), p.dst[k] >> 2);
+    const rawId = p.nb;
+    const rawKind = p.nb + p.nbStride;
+    u32.set(front.id.subarray(0, count), rawId >> 2);
+    u8.set(front.kind.subarray(0, count), rawKind);
+    u32.set(grid.keys.subarray(0, count), p.keys >> 2);
+    // the cursors start at the cell starts, in the per-cell counts' array (reset before a pass)
+    u32.set(grid.cellStart.subarray(0, grid.nCells), p.counts >> 2);
+    for (let k = 0; k < 6; k++) {
+      i32[I.src + k] = p.src[k];
+      i32[I.dst + k] = p.dst[k];
+    }
+    i32[I.src + 6] = p.src[6];
+    i32[I.src + 7] = p.src[7];
+    this.x.scatter(count, p.keys, p.counts, rawId, rawKind);
+    const outs = [back.px, back.py, back.pz, back.vx, back.vy, back.vz];
+    for (let k = 0; k < 6; k++) outs[k].set(f32.subarray(p.src[k] >> 2, (p.src[k] >> 2) + inGrid));
+    back.id.set(u32.subarray(p.src[6] >> 2, (p.src[6] >> 2) + inGrid));
+    back.kind.set(u8.subarray(p.src[7], p.src[7] + inGrid));
+    back.alive.fill(1, 0, inGrid);
+    this.presorted = { half: back, count: inGrid };
   }
 
   /**
@@ -414,7 +460,10 @@ export class WasmKernel {
     const p = this.ptr;
     const { i32, f64, f32, u32, u8 } = v;
     const fields = [src.px, src.py, src.pz, src.vx, src.vy, src.vz];
-    const nSpans = spans ? spans.length : 2;
+    // agents scatter() left in place are not copied again (once: the half may change after)
+    const inPlace = this.presorted !== null && this.presorted.half === src && this.presorted.count === count;
+    this.presorted = null;
+    const nSpans = inPlace ? 0 : spans ? spans.length : 2;
     for (let s = 0; s < nSpans; s += 2) {
       const lo = spans ? spans[s] : 0;
       const hi = spans ? Math.min(spans[s + 1], count) : count;
