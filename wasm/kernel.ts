@@ -47,7 +47,7 @@ export function layoutVersion(): i32 {
 
 export { heapBase } from './blocks';
 export { counts } from './counting';
-export { scatter } from './scatter';
+export { scatter, scatterShare } from './scatter';
 export { step } from './gathering';
 export { sweep } from './symmetric';
 

@@ -1,9 +1,10 @@
 /**
- * The grid's scatter inside the WebAssembly kernel (WasmKernel.scatter, wasm/scatter.ts), which
- * the cpu backend runs instead of UniformGrid.scatter: for any flock (linear or Morton order,
- * dead agents left out) it writes the back half's bytes the TypeScript scatter writes, and the
- * pass that follows (which skips copying those agents in) gives the bytes of a pass that copies
- * them.
+ * The grid's scatter inside the WebAssembly kernel (wasm/scatter.ts): WasmKernel.scatter, which
+ * the cpu backend runs instead of UniformGrid.scatter, and WasmKernel.scatterShare, a workers
+ * thread's part of it. For any flock (linear or Morton order, dead agents left out) they write
+ * the back half's bytes the TypeScript scatter writes, whole or in two shares with the cursors
+ * the parallel build gives each, and the pass after scatter() (which skips copying those agents
+ * in) gives the bytes of a pass that copies them.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -12,6 +13,7 @@ import { CpuStep } from '../../src/backends/cpu/step.ts';
 import { WasmKernel } from '../../src/backends/wasm/kernel.ts';
 import { loadWasmModule } from '../../src/backends/wasm/loader.ts';
 import { paramsFromOptions } from '../../src/flock.ts';
+import { NO_CELL } from '../../src/spatial/grid.ts';
 import { seededState } from '../../src/state/init.ts';
 import type { FlockState, Half } from '../../src/state/layout.ts';
 
@@ -74,5 +76,37 @@ test('WasmKernel.scatter writes the TypeScript scatter bytes, and the pass after
       },
     ),
     { numRuns: 40, seed: 27 },
+  );
+});
+
+test('WasmKernel.scatterShare: two threads’ shares give the TypeScript scatter’s bytes', async () => {
+  const kernel = await WasmKernel.create(await loadWasmModule());
+  await fc.assert(
+    fc.asyncProperty(
+      fc.integer({ min: 1, max: 600 }),
+      fc.constantFrom('linear' as const, 'morton' as const),
+      fc.array(fc.nat(600), { maxLength: 40 }),
+      fc.double({ min: 0, max: 1, noNaN: true }),
+      fc.nat(1000),
+      async (prey, order, dead, cut, seed) => {
+        const { params, a, b } = twins(prey, 2, order, dead, seed);
+        const step = new CpuStep();
+        step.configure(params, a.capacity, true, null);
+        const grid = step.grid;
+        const n = grid.build(a.front, a.count);
+        grid.scatter(a.front, a.back, a.count);
+        // the two threads' cursors as the parallel build's prefix pass leaves them: thread 1's
+        // agents of a cell after thread 0's
+        const m = Math.round(cut * a.count);
+        const nCells = grid.nCells;
+        const rows = new Uint32Array(2 * nCells);
+        for (let k = 0; k < nCells; k++) rows[k] = rows[nCells + k] = grid.cellStart[k];
+        for (let i = 0; i < m; i++) if (grid.keys[i] !== NO_CELL) rows[nCells + grid.keys[i]]++;
+        kernel.scatterShare(nCells, grid.keys, b.front, b.back, 0, m, rows, 0);
+        kernel.scatterShare(nCells, grid.keys, b.front, b.back, m, b.count, rows, nCells);
+        assert.equal(firstDifference(a.back, b.back, n), null, `shares [0, ${m}) and [${m}, ${b.count})`);
+      },
+    ),
+    { numRuns: 40, seed: 2727 },
   );
 });

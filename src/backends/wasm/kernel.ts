@@ -16,7 +16,7 @@ const align = (n: number) => Math.ceil(n / 16) * 16;
  */
 export function wasmScratchBytes(capacity: number, nCells: number): number {
   const f = 4 * (capacity + 4);
-  return 14 * f + 2 * (capacity + 16) + 8 * (nCells + 1) + 4 * nCells + 9 * align(4 * (capacity + 8));
+  return 14 * f + 2 * (capacity + 16) + 12 * (nCells + 1) + 4 * nCells + 9 * align(4 * (capacity + 8));
 }
 
 interface Exports {
@@ -28,6 +28,17 @@ interface Exports {
   sweep(begin: number, end: number, pushEnd: number, fresh: number): void;
   counts(): number;
   scatter(count: number, keys: number, cursor: number, rawId: number, rawKind: number): void;
+  scatterShare(
+    begin: number,
+    end: number,
+    nCells: number,
+    keys: number,
+    start: number,
+    cursor: number,
+    rawId: number,
+    rawKind: number,
+    blocks: number,
+  ): number;
 }
 
 const PAGE = 65536;
@@ -106,6 +117,7 @@ export class WasmKernel {
     src: [] as number[],
     dst: [] as number[],
     cellStart: 0,
+    cursorStart: 0,
     ranges: 0,
     nb: 0,
     nbStride: 0,
@@ -181,6 +193,8 @@ export class WasmKernel {
     const src = [take(f), take(f), take(f), take(f), take(f), take(f), take(f), take(capacity + 16)];
     const dst = [take(f), take(f), take(f), take(f), take(f), take(f), take(capacity + 16)];
     const cellStart = take(4 * (nCells + 1));
+    // a workers thread's scatter: its cursors' starts (the cursors advance in `counts`)
+    const cursorStart = take(4 * (nCells + 1));
     // 32 bytes per range; `maxRanges` counts [start, end) pairs' words, so this is 2× spare
     const ranges = take(32 * Math.max(1, maxRanges));
     // neighbour list: at most every agent, plus a vector of slack for whole-vector stores
@@ -205,7 +219,21 @@ export class WasmKernel {
     this.cells = nCells;
     this.maxRanges = maxRanges;
     this.accSlots = accSlots;
-    this.ptr = { acc, src, dst, cellStart, ranges, nb, nbStride, lut, keys, counts, rank, obstacles };
+    this.ptr = {
+      acc,
+      src,
+      dst,
+      cellStart,
+      cursorStart,
+      ranges,
+      nb,
+      nbStride,
+      lut,
+      keys,
+      counts,
+      rank,
+      obstacles,
+    };
     this.rankCopied = null;
     this.ensureViews();
     this.views!.u8.set(compactionTable(), lut);
@@ -261,6 +289,70 @@ export class WasmKernel {
     back.kind.set(u8.subarray(p.src[7], p.src[7] + inGrid));
     back.alive.fill(1, 0, inGrid);
     this.presorted = { half: back, count: inGrid };
+  }
+
+  /**
+   * A workers thread's part of the scatter (scatterRange in workers/shared-grid.ts) done in the
+   * kernel's memory: agents [begin, end) of `front` with their `keys` go in, to the slots their
+   * cursors `cursor[row + key]` give (advanced, as scatterRange leaves them), and the blocks of
+   * slots this wrote are copied out to `back` (alive) — the bytes scatterRange writes. A thread's
+   * slots form few blocks: its agents of a cell are consecutive, and cells where no other thread
+   * has agents merge.
+   */
+  scatterShare(
+    nCells: number,
+    keys: Uint32Array,
+    front: Half,
+    back: Half,
+    begin: number,
+    end: number,
+    cursor: Uint32Array,
+    row: number,
+  ): void {
+    this.reserve(front.px.length, nCells, Math.max(1, this.maxRanges), Math.max(0, this.accSlots));
+    this.presorted = null;
+    const { i32, f32, u32, u8 } = this.views!;
+    const p = this.ptr;
+    const ins = [front.px, front.py, front.pz, front.vx, front.vy, front.vz];
+    for (let k = 0; k < 6; k++) f32.set(ins[k].subarray(begin, end), (p.dst[k] >> 2) + begin);
+    const rawId = p.nb;
+    const rawKind = p.nb + p.nbStride;
+    u32.set(front.id.subarray(begin, end), (rawId >> 2) + begin);
+    u8.set(front.kind.subarray(begin, end), rawKind + begin);
+    u32.set(keys.subarray(begin, end), (p.keys >> 2) + begin);
+    const cursors = cursor.subarray(row, row + nCells);
+    u32.set(cursors, p.cursorStart >> 2);
+    u32.set(cursors, p.counts >> 2);
+    for (let k = 0; k < 6; k++) {
+      i32[I.src + k] = p.src[k];
+      i32[I.dst + k] = p.dst[k];
+    }
+    i32[I.src + 6] = p.src[6];
+    i32[I.src + 7] = p.src[7];
+    const blocks = p.nb + 2 * p.nbStride;
+    const n = this.x.scatterShare(
+      begin,
+      end,
+      nCells,
+      p.keys,
+      p.cursorStart,
+      p.counts,
+      rawId,
+      rawKind,
+      blocks,
+    );
+    const outs = [back.px, back.py, back.pz, back.vx, back.vy, back.vz];
+    for (let b = 0; b < n; b++) {
+      const from = u32[(blocks >> 2) + 2 * b];
+      const to = u32[(blocks >> 2) + 2 * b + 1];
+      for (let k = 0; k < 6; k++)
+        outs[k].set(f32.subarray((p.src[k] >> 2) + from, (p.src[k] >> 2) + to), from);
+      back.id.set(u32.subarray((p.src[6] >> 2) + from, (p.src[6] >> 2) + to), from);
+      back.kind.set(u8.subarray(p.src[7] + from, p.src[7] + to), from);
+      back.alive.fill(1, from, to);
+    }
+    // the cursors end where scatterRange leaves them
+    cursor.set(u32.subarray(p.counts >> 2, (p.counts >> 2) + nCells), row);
   }
 
   /**
