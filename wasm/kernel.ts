@@ -47,8 +47,8 @@ export function layoutVersion(): i32 {
 
 export { heapBase } from './blocks';
 export { counts } from './counting';
-export { scatter, scatterShare } from './scatter';
 export { step } from './gathering';
+export { scatter, scatterShare } from './scatter';
 export { sweep } from './symmetric';
 
 import { cellRanges, nRanges } from './ranges';
