@@ -4,6 +4,7 @@ import { isCpuKernel, type KernelChoice, type KernelName } from './backends/kern
 import { checkKernelChoice, engineOptions, untakenOptionIssues } from './backends/options.ts';
 import { type StartedBackend, startBackend } from './backends/registry.ts';
 import type { Backend, BackendInfo, KernelPlan, StepTiming, SyncBackend } from './backends/types.ts';
+import { defaultThreadsFor } from './backends/workers/small-flock.ts';
 import { checkFlockOptions, checkRestoreOptions } from './flock-arguments.ts';
 import { setBackendOf } from './flock-backend.ts';
 
@@ -32,7 +33,8 @@ export interface FlockOptions extends ParamsOverride {
   /** Which backend steps the flock: `cpu` (default), `workers` or `webgpu` (see {@link engineOptions}). */
   backend?: BackendName;
   /**
-   * Step threads of the workers backend, 1 to 256 (default: the logical cores). The other
+   * Step threads of the workers backend, 1 to 256 (default: the logical cores; 1 for a flock of
+   * fewer than 2,500 agents, where one thread is faster: see SMALL_FLOCK). The other
    * backends take no threads and leave it unused (info().threads says what ran); the CLI refuses
    * --threads with them. See {@link engineOptions}.
    */
@@ -97,7 +99,10 @@ async function makeBackend(options: FlockOptions, params: Params): Promise<Start
   if (issues.length) throw new ParamError(issues);
   return startBackend(
     name,
-    { threads: options.threads ?? spec.threads.default, kernel: checkKernelChoice(options.kernel) },
+    {
+      threads: options.threads ?? defaultThreadsFor(params.prey + params.predators, spec.threads.default),
+      kernel: checkKernelChoice(options.kernel),
+    },
     params,
   );
 }

@@ -2,6 +2,8 @@
 // lists the files it is made of) into build/murmur-kernel.wasm, then embed it (and the WGSL
 // shaders) into the library's generated modules (scripts/embed.mjs).
 // Usage: node wasm/build.mjs  (CI runs it before the tests)
+//        node wasm/build.mjs --counting  (bench/candidates.ts: the same kernel with wasm/counting.ts's
+//        COUNTING true, into build/murmur-kernel-counting.wasm; nothing embedded)
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +11,8 @@ import asc from 'assemblyscript/asc';
 import binaryen from 'binaryen';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const out = join(root, 'build/murmur-kernel.wasm');
+const counting = process.argv.includes('--counting');
+const out = join(root, counting ? 'build/murmur-kernel-counting.wasm' : 'build/murmur-kernel.wasm');
 mkdirSync(join(root, 'build'), { recursive: true });
 const { error, stderr } = await asc.main(
   [
@@ -23,7 +26,22 @@ const { error, stderr } = await asc.main(
     '--outFile',
     out,
   ],
-  {},
+  counting
+    ? {
+        // the counting build: COUNTING true (its counts compile in); every other file as it is
+        readFile: (name, baseDir) => {
+          let text;
+          try {
+            text = readFileSync(join(baseDir, name), 'utf8');
+          } catch {
+            return null;
+          }
+          return name.endsWith('counting.ts')
+            ? text.replace('export const COUNTING: bool = false;', 'export const COUNTING: bool = true;')
+            : text;
+        },
+      }
+    : {},
 );
 if (error) {
   console.error(stderr.toString());
@@ -59,5 +77,5 @@ if (!module.validate()) {
 }
 writeFileSync(out, module.emitBinary());
 module.dispose();
-console.log('built build/murmur-kernel.wasm');
-await import('../scripts/embed.mjs');
+console.log(`built ${out.slice(root.length + 1)}`);
+if (!counting) await import('../scripts/embed.mjs');

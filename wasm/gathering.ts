@@ -7,6 +7,7 @@
 // agent-update.ts's SUMS block, and finish() takes them from there.
 import { finish, putSums } from './agent-update';
 import { gf, gi, gp } from './blocks';
+import { COUNTING, countAgent } from './counting';
 import { CD2, CX, CY, CZ, compact, separateCoincident, weight } from './lanes';
 import { cellRanges, coord, minImage, nRanges } from './ranges';
 import { PREY, SUM_ALI, SUM_COH, SUM_FLEE, SUM_SEP } from './shared-constants';
@@ -75,12 +76,27 @@ export function step(begin: i32, end: i32): void {
     let killed = false;
     if (ki === PREY) {
       const n = listNeighbours(i, xi, yi, zi, px, py, pz, vx, vy, vz, kind, anyPredators);
+      if (COUNTING) countRanges(n);
       killed = anyPredators && flee(n);
       if (!anyPredators) putSums(SUM_FLEE, ZERO, ZERO, ZERO, ZERO);
       preyRules(i, n, uxi, uyi, uzi, speedI);
     } else chase(xi, yi, zi, px, py, pz, kind, anyPredators);
     finish(i, ki, xi, yi, zi, uxi, uyi, uzi, speedI, killed);
   }
+}
+
+/** The counting build's tally for a prey whose ranges were just scanned (n neighbours found). */
+function countRanges(n: i32): void {
+  const rp = gp(I_RANGES);
+  let candidates = 0;
+  let lanes = 0;
+  for (let r = 0; r < nRanges; r++) {
+    const len = <i32>load<u32>(rp + ((<usize>r) << 5), 4) - <i32>load<u32>(rp + ((<usize>r) << 5));
+    candidates += len;
+    lanes += (len + 3) & ~3;
+  }
+  // the agent itself is in its own cell's range and never a neighbour
+  countAgent(candidates - 1, lanes, n);
 }
 
 const ZERO: v128 = f32x4.splat(0);

@@ -30,8 +30,10 @@
 //   laser.ts         the laser's repulsion and kill line, scalar  (src/rules/laser.ts)
 //   ranges.ts        cells within reach as runs of agents, linear or Morton keys (src/spatial/grid.ts)
 //   cell-keys.ts     the next step's cell keys and counts         (src/spatial/grid.ts)
+//   scatter.ts       the grid's scatter into cell order, for the cpu backend (src/spatial/grid.ts)
 //   lanes.ts         pieces both passes share (weights, compaction, coincident agents, sums)
 //   blocks.ts        reading the host's I and F blocks
+//   counting.ts      bench-only counters of the neighbour pass (folded away in the shipped build)
 //   slots.ts, shared-constants.ts  slot numbers and shared constants
 // Helpers are plain functions: wasm/build.mjs inlines every one with a single caller (and the
 // small ones everywhere), so splitting a loop into helpers costs no call.
@@ -44,7 +46,9 @@ export function layoutVersion(): i32 {
 }
 
 export { heapBase } from './blocks';
+export { counts } from './counting';
 export { step } from './gathering';
+export { scatter, scatterShare } from './scatter';
 export { sweep } from './symmetric';
 
 import { cellRanges, nRanges } from './ranges';

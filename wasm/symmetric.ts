@@ -6,6 +6,7 @@
 import { pushRule, slotOf } from './accumulators';
 import { finish, putSums2 } from './agent-update';
 import { gf, gi, gp } from './blocks';
+import { COUNTING, countAgent } from './counting';
 import { CD2, CX, CY, CZ, gather4, hsum2, separateCoincident, weight } from './lanes';
 import { flushStaged, stage } from './prey-update';
 import { SUM_ALI, SUM_COH, SUM_FLEE, SUM_SEP } from './shared-constants';
@@ -80,6 +81,9 @@ export function sweep(begin: i32, end: i32, pushEnd: i32, fresh: i32): void {
     const c1 = <i32>load<u32>(cs + ((<usize>(cell + 1)) << 2));
     if (c0 === c1) continue;
     const L = candidateRun(cell, c0, px, py, pz, cb, nbS);
+    // a vector of candidates at x = +∞ past the run's end: pass 1's last vector needs no test of
+    // the run's length (they are never within reach, and the list is what the test gave)
+    v128.store(cb + ((<usize>L) << 2), f32x4.splat(Infinity));
     const i1 = min(c1, end);
     for (let i = max(c0, begin); i < i1; i++) {
       const o4 = (<usize>i) << 2;
@@ -91,6 +95,7 @@ export function sweep(begin: i32, end: i32, pushEnd: i32, fresh: i32): void {
       const uzi = <f64>load<f32>(vz + o4);
       const vid = i32x4.splat(load<u32>(id + o4));
       const n = listPartners(i + 1 - c0, L, xi, yi, zi, cb, nbS, nb, lut, reach2);
+      if (COUNTING) countAgent(L - (i + 1 - c0), (L - (i + 1 - c0) + 3) & ~3, n);
       // biome-ignore format: the agent, its partners, where they are, the rules
       sweepPairs(i, n, pushEnd, xi, yi, zi, uxi, uyi, uzi, vid, cb, nbS, nb, vx, vy, vz,
         dims2, sepR2, aliR2, cohR2, sepFall, aliFall, cohFall);
@@ -115,11 +120,11 @@ function listPartners(
   lut: usize,
   reach2: v128,
 ): i32 {
-  const lanes = i32x4(0, 1, 2, 3);
-  const vL = i32x4.splat(L);
   const vxi = f32x4.splat(xi);
   const vyi = f32x4.splat(yi);
   const vzi = f32x4.splat(zi);
+  // the run offsets of the vector's lanes, carried from vector to vector
+  let kv = i32x4.add(i32x4.splat(k0), i32x4(0, 1, 2, 3));
   let n = 0;
   for (let k = k0; k < L; k += 4) {
     const ok = (<usize>k) << 2;
@@ -127,12 +132,13 @@ function listPartners(
     const dy = f32x4.sub(v128.load(cb + nbS + ok), vyi);
     const dz = f32x4.sub(v128.load(cb + 2 * nbS + ok), vzi);
     const d2 = f32x4.add(f32x4.add(f32x4.mul(dx, dx), f32x4.mul(dy, dy)), f32x4.mul(dz, dz));
-    const m = v128.and(i32x4.lt_s(i32x4.add(i32x4.splat(k), lanes), vL), f32x4.lt(d2, reach2));
-    const bits = i32x4.bitmask(m);
+    // (lanes past the run's end hold the far candidates sweep() put there: never within reach)
+    const bits = i32x4.bitmask(f32x4.lt(d2, reach2));
     const sw = v128.load(lut + ((<usize>bits) << 4));
     // only the run offsets of the accepted: pass 2 reads their few positions again
-    v128.store(nb + ((<usize>n) << 2), i8x16.swizzle(i32x4.add(i32x4.splat(k), lanes), sw));
+    v128.store(nb + ((<usize>n) << 2), i8x16.swizzle(kv, sw));
     n += popcnt(bits);
+    kv = i32x4.add(kv, i32x4.splat(4));
   }
   return n;
 }
@@ -326,5 +332,10 @@ function stageAgent(
     putSums2(SUM_FLEE, f64x2.splat(0), f64x2.splat(0));
     finish(i, 0, xi, yi, zi, uxi, uyi, uzi, Math.sqrt(uxi * uxi + uyi * uyi + uzi * uzi), false);
   } else stage(i, xi, yi, zi, uxi, uyi, uzi, sepXY, sepZN, aliXY, aliZN, cohXY, cohZN);
-  memory.fill(ai, 0, 48);
+  // three stores: V8 compiles memory.fill as a call into the runtime (measured by callgrind:
+  // 46 instructions less per agent-step at 20k agents, the same bytes)
+  const zero = f32x4.splat(0);
+  v128.store(ai, zero);
+  v128.store(ai, zero, 16);
+  v128.store(ai, zero, 32);
 }

@@ -16,7 +16,7 @@ const align = (n: number) => Math.ceil(n / 16) * 16;
  */
 export function wasmScratchBytes(capacity: number, nCells: number): number {
   const f = 4 * (capacity + 4);
-  return 14 * f + 2 * (capacity + 16) + 8 * (nCells + 1) + 4 * nCells + 9 * align(4 * (capacity + 8));
+  return 14 * f + 2 * (capacity + 16) + 12 * (nCells + 1) + 4 * nCells + 9 * align(4 * (capacity + 8));
 }
 
 interface Exports {
@@ -26,6 +26,19 @@ interface Exports {
   step(begin: number, end: number): void;
   ranges(cx: number, cy: number, cz: number, kx: number, ky: number, kz: number): number;
   sweep(begin: number, end: number, pushEnd: number, fresh: number): void;
+  counts(): number;
+  scatter(count: number, keys: number, cursor: number, rawId: number, rawKind: number): void;
+  scatterShare(
+    begin: number,
+    end: number,
+    nCells: number,
+    keys: number,
+    start: number,
+    cursor: number,
+    rawId: number,
+    rawKind: number,
+    blocks: number,
+  ): number;
 }
 
 const PAGE = 65536;
@@ -104,6 +117,7 @@ export class WasmKernel {
     src: [] as number[],
     dst: [] as number[],
     cellStart: 0,
+    cursorStart: 0,
     ranges: 0,
     nb: 0,
     nbStride: 0,
@@ -113,6 +127,11 @@ export class WasmKernel {
     rank: 0,
     obstacles: 0,
   };
+  /**
+   * The half whose first `count` agents the kernel's input arrays already hold (written there by
+   * scatter()), or null: the next pass's copy in is skipped once for it.
+   */
+  private presorted: { half: Half; count: number } | null = null;
   /** The grid rank table whose copy is at ptr.rank (null: none there yet). */
   private rankCopied: Uint32Array | null = null;
   private views: {
@@ -157,6 +176,8 @@ export class WasmKernel {
       this.ensureViews();
       return;
     }
+    // (the input arrays lie first, at offsets that depend only on the capacity)
+    if (capacity > this.capacity) this.presorted = null;
     capacity = Math.max(capacity, this.capacity);
     nCells = Math.max(nCells, this.cells);
     maxRanges = Math.max(maxRanges, this.maxRanges);
@@ -172,6 +193,8 @@ export class WasmKernel {
     const src = [take(f), take(f), take(f), take(f), take(f), take(f), take(f), take(capacity + 16)];
     const dst = [take(f), take(f), take(f), take(f), take(f), take(f), take(capacity + 16)];
     const cellStart = take(4 * (nCells + 1));
+    // a workers thread's scatter: its cursors' starts (the cursors advance in `counts`)
+    const cursorStart = take(4 * (nCells + 1));
     // 32 bytes per range; `maxRanges` counts [start, end) pairs' words, so this is 2× spare
     const ranges = take(32 * Math.max(1, maxRanges));
     // neighbour list: at most every agent, plus a vector of slack for whole-vector stores
@@ -196,7 +219,21 @@ export class WasmKernel {
     this.cells = nCells;
     this.maxRanges = maxRanges;
     this.accSlots = accSlots;
-    this.ptr = { acc, src, dst, cellStart, ranges, nb, nbStride, lut, keys, counts, rank, obstacles };
+    this.ptr = {
+      acc,
+      src,
+      dst,
+      cellStart,
+      cursorStart,
+      ranges,
+      nb,
+      nbStride,
+      lut,
+      keys,
+      counts,
+      rank,
+      obstacles,
+    };
     this.rankCopied = null;
     this.ensureViews();
     this.views!.u8.set(compactionTable(), lut);
@@ -214,6 +251,108 @@ export class WasmKernel {
       u32: new Uint32Array(buffer),
       u8: new Uint8Array(buffer),
     };
+  }
+
+  /**
+   * The grid's scatter (UniformGrid.scatter after a build over `front`) in the kernel's memory:
+   * the `count` agents of `front` and their keys go in, are written in cell order into the
+   * kernel's input arrays (wasm/scatter.ts), and the `inGrid` sorted agents are copied out to
+   * `back` (alive) — the bytes grid.scatter(front, back, count) writes. The next pass over `back`
+   * then skips copying them in. Measured (callgrind, 20k agents): the TypeScript scatter's
+   * per-agent stores cost about 270 instructions per agent-step.
+   */
+  scatter(grid: UniformGrid, front: Half, back: Half, count: number, inGrid: number): void {
+    this.reserve(front.px.length, grid.nCells, Math.max(1, this.maxRanges), Math.max(0, this.accSlots));
+    const { i32, f32, u32, u8 } = this.views!;
+    const p = this.ptr;
+    const ins = [front.px, front.py, front.pz, front.vx, front.vy, front.vz];
+    // unsorted positions and velocities into the output arrays (the pass overwrites them),
+    // ids and kinds into two of the neighbour list's arrays (the pass fills them later)
+    for (let k = 0; k < 6; k++) f32.set(ins[k].subarray(0, count), p.dst[k] >> 2);
+    const rawId = p.nb;
+    const rawKind = p.nb + p.nbStride;
+    u32.set(front.id.subarray(0, count), rawId >> 2);
+    u8.set(front.kind.subarray(0, count), rawKind);
+    u32.set(grid.keys.subarray(0, count), p.keys >> 2);
+    // the cursors start at the cell starts, in the per-cell counts' array (reset before a pass)
+    u32.set(grid.cellStart.subarray(0, grid.nCells), p.counts >> 2);
+    for (let k = 0; k < 6; k++) {
+      i32[I.src + k] = p.src[k];
+      i32[I.dst + k] = p.dst[k];
+    }
+    i32[I.src + 6] = p.src[6];
+    i32[I.src + 7] = p.src[7];
+    this.x.scatter(count, p.keys, p.counts, rawId, rawKind);
+    const outs = [back.px, back.py, back.pz, back.vx, back.vy, back.vz];
+    for (let k = 0; k < 6; k++) outs[k].set(f32.subarray(p.src[k] >> 2, (p.src[k] >> 2) + inGrid));
+    back.id.set(u32.subarray(p.src[6] >> 2, (p.src[6] >> 2) + inGrid));
+    back.kind.set(u8.subarray(p.src[7], p.src[7] + inGrid));
+    back.alive.fill(1, 0, inGrid);
+    this.presorted = { half: back, count: inGrid };
+  }
+
+  /**
+   * A workers thread's part of the scatter (scatterRange in workers/shared-grid.ts) done in the
+   * kernel's memory: agents [begin, end) of `front` with their `keys` go in, to the slots their
+   * cursors `cursor[row + key]` give (advanced, as scatterRange leaves them), and the blocks of
+   * slots this wrote are copied out to `back` (alive) — the bytes scatterRange writes. A thread's
+   * slots form few blocks: its agents of a cell are consecutive, and cells where no other thread
+   * has agents merge.
+   */
+  scatterShare(
+    nCells: number,
+    keys: Uint32Array,
+    front: Half,
+    back: Half,
+    begin: number,
+    end: number,
+    cursor: Uint32Array,
+    row: number,
+  ): void {
+    this.reserve(front.px.length, nCells, Math.max(1, this.maxRanges), Math.max(0, this.accSlots));
+    this.presorted = null;
+    const { i32, f32, u32, u8 } = this.views!;
+    const p = this.ptr;
+    const ins = [front.px, front.py, front.pz, front.vx, front.vy, front.vz];
+    for (let k = 0; k < 6; k++) f32.set(ins[k].subarray(begin, end), (p.dst[k] >> 2) + begin);
+    const rawId = p.nb;
+    const rawKind = p.nb + p.nbStride;
+    u32.set(front.id.subarray(begin, end), (rawId >> 2) + begin);
+    u8.set(front.kind.subarray(begin, end), rawKind + begin);
+    u32.set(keys.subarray(begin, end), (p.keys >> 2) + begin);
+    const cursors = cursor.subarray(row, row + nCells);
+    u32.set(cursors, p.cursorStart >> 2);
+    u32.set(cursors, p.counts >> 2);
+    for (let k = 0; k < 6; k++) {
+      i32[I.src + k] = p.src[k];
+      i32[I.dst + k] = p.dst[k];
+    }
+    i32[I.src + 6] = p.src[6];
+    i32[I.src + 7] = p.src[7];
+    const blocks = p.nb + 2 * p.nbStride;
+    const n = this.x.scatterShare(
+      begin,
+      end,
+      nCells,
+      p.keys,
+      p.cursorStart,
+      p.counts,
+      rawId,
+      rawKind,
+      blocks,
+    );
+    const outs = [back.px, back.py, back.pz, back.vx, back.vy, back.vz];
+    for (let b = 0; b < n; b++) {
+      const from = u32[(blocks >> 2) + 2 * b];
+      const to = u32[(blocks >> 2) + 2 * b + 1];
+      for (let k = 0; k < 6; k++)
+        outs[k].set(f32.subarray((p.src[k] >> 2) + from, (p.src[k] >> 2) + to), from);
+      back.id.set(u32.subarray((p.src[6] >> 2) + from, (p.src[6] >> 2) + to), from);
+      back.kind.set(u8.subarray(p.src[7] + from, p.src[7] + to), from);
+      back.alive.fill(1, from, to);
+    }
+    // the cursors end where scatterRange leaves them
+    cursor.set(u32.subarray(p.counts >> 2, (p.counts >> 2) + nCells), row);
   }
 
   /**
@@ -341,6 +480,19 @@ export class WasmKernel {
     o.at = end;
   }
 
+  /**
+   * The neighbour pass's tallies since the last call, then zeroed: agents, candidates tested,
+   * vector lanes tested, partners within reach (wasm/counting.ts). Zeros unless this is the
+   * counting build (`node wasm/build.mjs --counting`; bench/candidates.ts).
+   */
+  takeCounts(): { agents: number; candidates: number; lanes: number; partners: number } {
+    const at = this.x.counts() >> 3;
+    const f = new Float64Array(this.x.memory.buffer, at << 3, 4);
+    const out = { agents: f[0], candidates: f[1], lanes: f[2], partners: f[3] };
+    f.fill(0);
+    return out;
+  }
+
   /** The agents the open share has stepped so far: [begin, at). */
   get stepped(): Readonly<{ begin: number; at: number }> {
     return this.open;
@@ -400,7 +552,10 @@ export class WasmKernel {
     const p = this.ptr;
     const { i32, f64, f32, u32, u8 } = v;
     const fields = [src.px, src.py, src.pz, src.vx, src.vy, src.vz];
-    const nSpans = spans ? spans.length : 2;
+    // agents scatter() left in place are not copied again (once: the half may change after)
+    const inPlace = this.presorted !== null && this.presorted.half === src && this.presorted.count === count;
+    this.presorted = null;
+    const nSpans = inPlace ? 0 : spans ? spans.length : 2;
     for (let s = 0; s < nSpans; s += 2) {
       const lo = spans ? spans[s] : 0;
       const hi = spans ? Math.min(spans[s + 1], count) : count;

@@ -223,7 +223,9 @@ export class StepThread {
     for (let u = 0; u < T; u++) inGrid += sums[u];
     barrier(ctl, T);
     this.phase = 'scatter';
-    scatterRange(grid.keys, front, back, a0, a1, hist, row);
+    // (the WebAssembly kernel scatters in its own memory and copies the blocks out: the same bytes)
+    if (this.useWasm) this.wasm!.scatterShare(nCells, grid.keys, front, back, a0, a1, hist, row);
+    else scatterRange(grid.keys, front, back, a0, a1, hist, row);
     barrier(ctl, T, 2 * s + 1, inGrid);
     return inGrid;
   }
