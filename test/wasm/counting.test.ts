@@ -16,6 +16,7 @@ import { loadWasmModule } from '../../src/backends/wasm/loader.ts';
 import { type FlockOptions, paramsFromOptions } from '../../src/flock.ts';
 import { seededState } from '../../src/state/init.ts';
 import type { Half } from '../../src/state/layout.ts';
+import { npmTestOnly } from '../helpers.ts';
 
 const f32 = Math.fround;
 
@@ -59,7 +60,9 @@ async function countOneStep(kernel: WasmKernel, options: FlockOptions) {
   return { counts, pairs, n: state.count, pass: backend.info().pairs };
 }
 
-test('counting build: the sweep counts every pair within reach once, the gathering pass twice', async () => {
+test('counting build: the sweep counts every pair within reach once, the gathering pass twice', {
+  skip: npmTestOnly,
+}, async () => {
   const kernel = await countingKernel();
   const sweep = await countOneStep(kernel, { preset: 'reynolds' });
   assert.equal(sweep.pass, 'symmetric');
