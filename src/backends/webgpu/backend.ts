@@ -419,7 +419,7 @@ export class WebGpuBackend implements Backend {
     this.synced = null;
   }
 
-  /** The kernel variant running (the record layout decided for the current capacity). */
+  /** @internal The kernel variant running (the record layout decided for the current capacity; benchmarks). */
   kernelVariant(): ResolvedVariant {
     // the pipelines are shared by variants that differ only in their grid (subcells)
     return { ...this.variant, layout: this.ab ? this.ab.layout : this.pl.variant.layout };
