@@ -9,28 +9,16 @@
  * The predator (speed 12) cruises along (0, 12, 0): the same factor, then its own limits
  * [min(minSpeed, 12), 12].
  */
-import { test } from 'node:test';
-import { CpuBackend } from '../src/backends/cpu/backend.ts';
 import type { Backend } from '../src/backends/types.ts';
-import { WasmKernel } from '../src/backends/wasm/kernel.ts';
-import { loadWasmModule } from '../src/backends/wasm/loader.ts';
-import { createWebGpuBackend, requestGpu } from '../src/backends/webgpu/backend.ts';
-import {
-  type AgentSpec,
-  agent,
-  closeVec,
-  makeState,
-  npmTestOnly,
-  quietParams,
-  readAgents,
-} from './helpers.ts';
+import { type AgentSpec, agent, closeVec, quietParams } from './helpers.ts';
+import { stepOnce, testEachKernel } from './kernel-families.ts';
 
 const agents: AgentSpec[] = [
   { p: [20, 20, 20], v: [10, 0, 0] },
   { p: [70, 70, 70], v: [0, 10, 0], predator: true },
 ];
 
-async function stepOnce(backend: Backend, drag: number) {
+function stepWithDrag(backend: Backend, drag: number) {
   const params = quietParams({
     dt: 0.1,
     prey: 1,
@@ -38,37 +26,23 @@ async function stepOnce(backend: Backend, drag: number) {
     motion: { minSpeed: 5, drag },
     predator: { speed: 12, accel: 0, vision: 0 },
   });
-  const state = makeState(agents, 3);
-  backend.configure(params, state);
-  await backend.step(state, 1);
-  return readAgents(state);
+  return stepOnce(backend, params, agents);
 }
 
-const backends: [string, () => Promise<Backend>][] = [
-  ['cpu js', async () => new CpuBackend()],
-  ['cpu wasm', async () => new CpuBackend(await WasmKernel.create(await loadWasmModule()))],
-  ['webgpu', async () => createWebGpuBackend({ shared: await requestGpu() })],
-];
-
-for (const [name, make] of backends)
-  test(`${name}: motion.drag scales the new velocity by max(0, 1 − drag·dt) before the speed limit`, {
-    skip: name === 'webgpu' && npmTestOnly,
-  }, async () => {
-    const b = await make();
-    try {
-      for (const [drag, prey, predator] of [
-        [0, 10, 10],
-        [2, 8, 8],
-        [6, 5, 5], // 4 and 4: below the minimum speed 5
-        [20, 5, 5], // nothing left: the minimum along the old heading
-      ] as const) {
-        const byId = await stepOnce(b, drag);
-        const tol = name === 'webgpu' ? 1e-4 : 1e-9;
-        closeVec(agent(byId, 0).v, [prey, 0, 0], tol, `${name}, drag ${drag}: prey v`);
-        closeVec(agent(byId, 0).p, [20 + prey * 0.1, 20, 20], tol, `${name}, drag ${drag}: prey p`);
-        closeVec(agent(byId, 1).v, [0, predator, 0], tol, `${name}, drag ${drag}: predator v`);
-      }
-    } finally {
-      await b.dispose();
+testEachKernel(
+  (name) => `${name}: motion.drag scales the new velocity by max(0, 1 − drag·dt) before the speed limit`,
+  async (b, name) => {
+    for (const [drag, prey, predator] of [
+      [0, 10, 10],
+      [2, 8, 8],
+      [6, 5, 5], // 4 and 4: below the minimum speed 5
+      [20, 5, 5], // nothing left: the minimum along the old heading
+    ] as const) {
+      const byId = await stepWithDrag(b, drag);
+      const tol = name === 'webgpu' ? 1e-4 : 1e-9;
+      closeVec(agent(byId, 0).v, [prey, 0, 0], tol, `${name}, drag ${drag}: prey v`);
+      closeVec(agent(byId, 0).p, [20 + prey * 0.1, 20, 20], tol, `${name}, drag ${drag}: prey p`);
+      closeVec(agent(byId, 1).v, [0, predator, 0], tol, `${name}, drag ${drag}: predator v`);
     }
-  });
+  },
+);

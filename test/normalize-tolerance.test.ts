@@ -9,75 +9,50 @@
  * scaled to the max speed only above the tolerance).
  */
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
 import { CpuBackend } from '../src/backends/cpu/backend.ts';
 import type { Backend } from '../src/backends/types.ts';
-import { WasmKernel } from '../src/backends/wasm/kernel.ts';
-import { loadWasmModule } from '../src/backends/wasm/loader.ts';
-import { createWebGpuBackend, requestGpu } from '../src/backends/webgpu/backend.ts';
-import {
-  type AgentSpec,
-  agent,
-  closeVec,
-  makeState,
-  npmTestOnly,
-  quietParams,
-  readAgents,
-} from './helpers.ts';
+import { type AgentSpec, agent, closeVec, quietParams } from './helpers.ts';
+import { stepOnce, testEachKernel } from './kernel-families.ts';
 
 const agents: AgentSpec[] = [
   { p: [50, 50, 50], v: [0, 10, 0] },
   { p: [50.5, 50, 50], v: [0, 10, 0] },
 ];
 
-async function stepOnce(backend: Backend, tolerance: number, style: 'direct' | 'reynolds' = 'direct') {
+function stepWithTolerance(backend: Backend, tolerance: number, style: 'direct' | 'reynolds' = 'direct') {
   const params = quietParams({
     dt: 0.1,
     cohesion: { radius: 1, weight: 2, normalize: true },
     steering: { style, normalizeTolerance: tolerance },
     motion: { maxSpeed: style === 'reynolds' ? 10 : 1e6 },
   });
-  const state = makeState(agents, 3);
-  backend.configure(params, state);
-  await backend.step(state, 1);
-  return readAgents(state);
+  return stepOnce(backend, params, agents);
 }
 
-const backends: [string, () => Promise<Backend>][] = [
-  ['cpu js', async () => new CpuBackend()],
-  ['cpu wasm', async () => new CpuBackend(await WasmKernel.create(await loadWasmModule()))],
-  ['webgpu', async () => createWebGpuBackend({ shared: await requestGpu() })],
-];
-
-for (const [name, make] of backends)
-  test(`${name}: a vector no longer than √tolerance is left unnormalised`, {
-    skip: name === 'webgpu' && npmTestOnly,
-  }, async () => {
-    const b = await make();
-    try {
-      for (const [tol, vx] of [
-        [0, 0.2], // today's behaviour: every nonzero vector normalised
-        [0.2, 0.2], // 0.25 > 0.2: normalised
-        [0.25, 0.1], // ≤ tolerance: left as is
-        [1, 0.1],
-      ] as const) {
-        const byId = await stepOnce(b, tol);
-        closeVec(agent(byId, 0).v, [vx, 10, 0], 1e-5, `${name}, tolerance ${tol}: agent 0 v`);
-        closeVec(agent(byId, 0).p, [50 + vx * 0.1, 51, 50], 1e-5, `${name}, tolerance ${tol}: agent 0 p`);
-        closeVec(agent(byId, 1).v, [-vx, 10, 0], 1e-5, `${name}, tolerance ${tol}: agent 1 v`);
-      }
-      // Reynolds, max speed 10: desired (0.5, 0, 0) scaled to (10, 0, 0) or left; minus v; × 2 × dt
-      //   (10, −10, 0)·0.2 → v' = (2, 8, 0);  (0.5, −10, 0)·0.2 → v' = (0.1, 8, 0)
-      for (const [tol, vx] of [
-        [0, 2],
-        [0.25, 0.1],
-      ] as const) {
-        const byId = await stepOnce(b, tol, 'reynolds');
-        closeVec(agent(byId, 0).v, [vx, 8, 0], 1e-5, `${name}, reynolds, tolerance ${tol}: agent 0 v`);
-        closeVec(agent(byId, 1).v, [-vx, 8, 0], 1e-5, `${name}, reynolds, tolerance ${tol}: agent 1 v`);
-      }
-      if (b instanceof CpuBackend) assert.equal(b.kernel, name === 'cpu wasm' ? 'wasm' : 'js');
-    } finally {
-      await b.dispose();
+testEachKernel(
+  (name) => `${name}: a vector no longer than √tolerance is left unnormalised`,
+  async (b, name) => {
+    for (const [tol, vx] of [
+      [0, 0.2], // today's behaviour: every nonzero vector normalised
+      [0.2, 0.2], // 0.25 > 0.2: normalised
+      [0.25, 0.1], // ≤ tolerance: left as is
+      [1, 0.1],
+    ] as const) {
+      const byId = await stepWithTolerance(b, tol);
+      closeVec(agent(byId, 0).v, [vx, 10, 0], 1e-5, `${name}, tolerance ${tol}: agent 0 v`);
+      closeVec(agent(byId, 0).p, [50 + vx * 0.1, 51, 50], 1e-5, `${name}, tolerance ${tol}: agent 0 p`);
+      closeVec(agent(byId, 1).v, [-vx, 10, 0], 1e-5, `${name}, tolerance ${tol}: agent 1 v`);
     }
-  });
+    // Reynolds, max speed 10: desired (0.5, 0, 0) scaled to (10, 0, 0) or left; minus v; × 2 × dt
+    //   (10, −10, 0)·0.2 → v' = (2, 8, 0);  (0.5, −10, 0)·0.2 → v' = (0.1, 8, 0)
+    for (const [tol, vx] of [
+      [0, 2],
+      [0.25, 0.1],
+    ] as const) {
+      const byId = await stepWithTolerance(b, tol, 'reynolds');
+      closeVec(agent(byId, 0).v, [vx, 8, 0], 1e-5, `${name}, reynolds, tolerance ${tol}: agent 0 v`);
+      closeVec(agent(byId, 1).v, [-vx, 8, 0], 1e-5, `${name}, reynolds, tolerance ${tol}: agent 1 v`);
+    }
+    if (b instanceof CpuBackend) assert.equal(b.kernel, name === 'cpu wasm' ? 'wasm' : 'js');
+  },
+);

@@ -12,21 +12,10 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CpuBackend } from '../src/backends/cpu/backend.ts';
 import type { Backend } from '../src/backends/types.ts';
-import { WasmKernel } from '../src/backends/wasm/kernel.ts';
-import { loadWasmModule } from '../src/backends/wasm/loader.ts';
-import { createWebGpuBackend, requestGpu } from '../src/backends/webgpu/backend.ts';
 import { createFlockSync } from '../src/flock.ts';
-import {
-  type AgentSpec,
-  agent,
-  closeVec,
-  makeState,
-  npmTestOnly,
-  quietParams,
-  readAgents,
-} from './helpers.ts';
+import { type AgentSpec, agent, closeVec, quietParams } from './helpers.ts';
+import { stepOnce, testEachKernel } from './kernel-families.ts';
 
 const agents: AgentSpec[] = [
   { p: [50, 50, 50], v: [0, 10, 0] },
@@ -35,7 +24,7 @@ const agents: AgentSpec[] = [
   { p: [54, 50, 50], v: [0, 10, 0] },
 ];
 
-async function stepOnce(backend: Backend, zones: 'overlap' | 'exclusive', rule: 'alignment' | 'cohesion') {
+function stepWithZones(backend: Backend, zones: 'overlap' | 'exclusive', rule: 'alignment' | 'cohesion') {
   const params = quietParams({
     dt: 0.1,
     prey: agents.length,
@@ -44,38 +33,24 @@ async function stepOnce(backend: Backend, zones: 'overlap' | 'exclusive', rule: 
     cohesion: { radius: 5, weight: rule === 'cohesion' ? 1 : 0 },
     steering: { zones },
   });
-  const state = makeState(agents, 3);
-  backend.configure(params, state);
-  await backend.step(state, 1);
-  return readAgents(state);
+  return stepOnce(backend, params, agents);
 }
 
-const backends: [string, () => Promise<Backend>][] = [
-  ['cpu js', async () => new CpuBackend()],
-  ['cpu wasm', async () => new CpuBackend(await WasmKernel.create(await loadWasmModule()))],
-  ['webgpu', async () => createWebGpuBackend({ shared: await requestGpu() })],
-];
-
-for (const [name, make] of backends)
-  test(`${name}: steering.zones "exclusive" counts a neighbour for its innermost zone only`, {
-    skip: name === 'webgpu' && npmTestOnly,
-  }, async () => {
-    const b = await make();
-    try {
-      const tol = name === 'webgpu' ? 1e-4 : 1e-5;
-      for (const [zones, rule, want] of [
-        ['overlap', 'alignment', [0, 11, 0]],
-        ['exclusive', 'alignment', [0, 11, -0.4]],
-        ['overlap', 'cohesion', [0.65 / 3, 10, 0]],
-        ['exclusive', 'cohesion', [0.4, 10, 0]],
-      ] as const) {
-        const byId = await stepOnce(b, zones, rule);
-        closeVec(agent(byId, 0).v, want, tol, `${name}, ${zones}, ${rule}: agent 0 v`);
-      }
-    } finally {
-      await b.dispose();
+testEachKernel(
+  (name) => `${name}: steering.zones "exclusive" counts a neighbour for its innermost zone only`,
+  async (b, name) => {
+    const tol = name === 'webgpu' ? 1e-4 : 1e-5;
+    for (const [zones, rule, want] of [
+      ['overlap', 'alignment', [0, 11, 0]],
+      ['exclusive', 'alignment', [0, 11, -0.4]],
+      ['overlap', 'cohesion', [0.65 / 3, 10, 0]],
+      ['exclusive', 'cohesion', [0.4, 10, 0]],
+    ] as const) {
+      const byId = await stepWithZones(b, zones, rule);
+      closeVec(agent(byId, 0).v, want, tol, `${name}, ${zones}, ${rule}: agent 0 v`);
     }
-  });
+  },
+);
 
 test('"exclusive" zones leave the symmetric sweep for gathering (the sweep knows no zones)', () => {
   for (const [zones, pairs] of [
