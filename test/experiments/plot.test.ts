@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -130,6 +130,15 @@ describe('figures', () => {
     assert.match(p2, />b<\/text>/);
     const s2 = pngSize(join(tmp, 'p2.png'));
     assert.equal(s2.width, Number(/width="(\d+)"/.exec(p2)![1]));
+    // one figure of each kind kept to look at (test-artifacts/ is what CI keeps)
+    const artifacts = new URL('../../test-artifacts/plots/', import.meta.url).pathname;
+    mkdirSync(artifacts, { recursive: true });
+    for (const [from, to] of [
+      ['p1', 'phase-1d'],
+      ['p2', 'phase-2d'],
+    ])
+      for (const ext of ['svg', 'png'])
+        copyFileSync(join(tmp, `${from}.${ext}`), join(artifacts, `${to}.${ext}`));
   });
 
   test('murmur plot DIR end to end on a sweep directory; bad flags exit 2', async () => {
