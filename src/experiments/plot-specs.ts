@@ -147,7 +147,18 @@ export function timeSeriesSpec(
     config: config(fontSize),
     title,
     data: { values: data },
-    facet: { field: 'series', type: 'nominal', sort: labels, title: null },
+    // one numeric field: panels headed by its values under the field's name; other sets by their
+    // labels, one `field=value` per line (a header as wide as the whole label spread the grid out)
+    facet:
+      field !== null
+        ? { field: 'value', type: 'ordinal', sort: 'ascending', title: field }
+        : {
+            field: 'series',
+            type: 'nominal',
+            sort: labels,
+            title: null,
+            header: { labelExpr: "split(datum.label, ', ')" },
+          },
     columns,
     spec: {
       width: Math.max(60, Math.floor(o.width / columns)),

@@ -140,13 +140,30 @@ describe('figures', () => {
     const svg = readFileSync(`${base}.svg`, 'utf8');
     assert.equal(svg.split('aria-roledescription="line mark"').length - 1, 10, 'a line per panel');
     assert.equal(svg.split('aria-roledescription="area mark"').length - 1, 10, 'a band per panel');
-    const headers = texts(svg).filter((s) => s.startsWith('a='));
-    assert.deepEqual(
-      headers,
-      values.map((v) => `a=${v}`),
-    );
+    // headed by the values in numeric order, under the field's name
+    const tx = texts(svg);
+    const at = tx.indexOf('1', tx.lastIndexOf('t (s)'));
+    assert.deepEqual(tx.slice(at, at + 10), values.map(String));
+    assert.ok(tx.includes('a'), 'the field names the headers');
     assert.ok(r.width > 480 && r.height > 300);
+    assert.ok(r.width < 2 * 480, 'panels share the plot area (headers do not spread them)');
     keep(base, 'timeseries-facets');
+    // sets of two fields: each header one `field=value` per line
+    const rows = t.rows.map((x) => ({ ...x, b: (x.run as number) % 2 ? 'wrap' : 'bounce' }));
+    const two = { swept: ['a', 'b'], rows, source: 'test' };
+    const label = (x: Record<string, unknown>) => comboLabel(x, ['a', 'b']);
+    await renderChart(
+      timeSeriesSpec('polarization', timeSeries(two, 'polarization'), {
+        width: 480,
+        height: 300,
+        order: seriesOrder(two, label),
+        facet: true,
+      }),
+      join(tmp, 'facets2'),
+      1,
+    );
+    const svg2 = readFileSync(join(tmp, 'facets2.svg'), 'utf8');
+    assert.match(svg2, /<tspan[^>]*>a=1<\/tspan><tspan[^>]*>b=bounce<\/tspan>/);
   });
 
   test('title, axis titles and font size are the ones given; text stays text', async () => {
