@@ -6,6 +6,8 @@
 #      (collect.sbatch, --dependency=afterany);
 #   2. cancel task 3 (scancel) once it has finished a run and is in the middle of the next: the
 #      sweep must stop at once (SIGTERM reaches node: no wrapper), keeping its finished run;
+#      and requeue task 2 (scontrol requeue) once it has finished a run: its second start must
+#      keep that run and run only the rest;
 #   3. the collect must refuse the incomplete sweep (exit 1, naming the missing runs);
 #   4. resubmit task 3 alone (--array=3) with a collect after it: it runs only the missing runs;
 #   5. the merged tables must be the unsharded run's: samples.parquet and samples.csv byte for
@@ -180,6 +182,24 @@ grep -q 'interrupted' "$log3" || fail "task 3's sweep did not report the interru
 say "scancel ${A}_3 with $before run files written: CANCELLED, its node process gone within ${stop_s} s (KillWait 10 s)"
 say "task 3's log: $(grep -h 'murmur sweep' "$log3" | tail -1)"
 
+# 2b. requeue task 2 once its first run (run 2) is written: Slurm stops it (SIGTERM) and starts it
+# again; the second start must keep run 2 and run only the rest (the log is appended to)
+second=$(printf '%s/runs/run-%06d.json' "$OUT" 2)
+for _ in $(seq 1500); do
+  [ -f "$second" ] && break
+  sleep 0.2
+done
+[ -f "$second" ] || fail "task 2 wrote no run in 300 s"
+scontrol requeue "${A}_2" || fail "scontrol requeue ${A}_2 refused"
+# Slurm holds a requeued job back (its BeginTime some 2 minutes on): once it is pending again,
+# make it eligible now, as an admin would, so the test does not sit out the wait
+for _ in $(seq 120); do
+  [ "$(job_state "${A}_2")" = PENDING ] && break
+  sleep 0.5
+done
+scontrol update JobId="${A}_2" StartTime=now 2>/dev/null || true
+say "scontrol requeue ${A}_2 with run 2 written; it is $(job_state "${A}_2")"
+
 # 3. the collect runs when every task has ended, and refuses the incomplete sweep
 wait_gone "$A"
 wait_gone "$C1"
@@ -190,6 +210,12 @@ say "collect $C1: FAILED, exit $(job_exit "$C1"): $missing"
 for i in 0 1 2; do
   [ "$(job_state "${A}_$i")" = COMPLETED ] || fail "task $i is $(job_state "${A}_$i")"
 done
+log2=$D/work/murmur-sweep-${A}_2.log
+restarts=$(scontrol -o show job "${A}_2" | sed -n 's/.* Restarts=\([0-9]*\).*/\1/p')
+[ "${restarts:-0}" -ge 1 ] || fail "task 2 was not requeued (Restarts=${restarts:-?})"
+grep -Eq '[1-9][0-9]* finished before, kept' "$log2" || fail "the requeued task 2 kept no finished run: $(cat "$log2")"
+say "task ${A}_2 requeued (Restarts=$restarts): first $(grep -h 'finished before' "$log2" | head -1 | sed 's/^murmur sweep [^:]*: //')"
+say "  then $(grep -h 'finished before' "$log2" | tail -1 | sed 's/^murmur sweep [^:]*: //')"
 
 # 4. resubmit task 3 alone: it runs only its missing runs; then collect
 B=$(sbatch --parsable -c 1 --array=3 "$REPO/examples/slurm/sweep.sbatch" "$SWEEP" "$OUT" $SHARDS)

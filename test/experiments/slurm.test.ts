@@ -1,7 +1,7 @@
 /**
  * examples/slurm on a real one-node Slurm cluster (scripts/slurm-one-node.sh: Debian's slurm-wlm
- * and munge, an array with a dependent collect, one task cancelled and resubmitted, the tables
- * compared with the unsharded run's). It installs packages and starts daemons, so it runs in CI
+ * and munge, an array with a dependent collect, one task cancelled and resubmitted, one requeued,
+ * the tables compared with the unsharded run's). It installs packages and starts daemons, so it runs in CI
  * (CI=true, as root) or when asked (MURMUR_SLURM_TEST=1), not in every `npm test` on a desk.
  */
 import assert from 'node:assert/strict';
@@ -16,7 +16,7 @@ const skip = !asked
     ? 'slurm-wlm is not installed and this is not root (apt-get install slurm-wlm munge)'
     : false;
 
-test('one-node Slurm: array + dependent collect, a task cancelled and resubmitted, tables identical', {
+test('one-node Slurm: array + dependent collect, a task cancelled and resubmitted, one requeued, tables identical', {
   skip,
   timeout: 900_000,
 }, (t) => {
@@ -30,5 +30,6 @@ test('one-node Slurm: array + dependent collect, a task cancelled and resubmitte
   assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
   assert.match(r.stdout, /samples\.parquet identical/);
   assert.match(r.stdout, /scancel \S+_3 with \d+ run files written: CANCELLED/);
+  assert.match(r.stdout, /task \S+_2 requeued \(Restarts=[1-9]/);
   assert.match(r.stdout, /PASS$/m);
 });
