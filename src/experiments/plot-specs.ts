@@ -192,7 +192,10 @@ export function phase1dSpec(
     field: 'x',
     type: xType(points),
     title: o.xlabel ?? x,
-    ...(quantitative ? { axis: { format: NUMBER_FORMAT } } : { sort: sortOf(points.map((p) => p.x)) }),
+    // a swept parameter's axis spans its values (not stretched to 0: radii 1…15 fill the width)
+    ...(quantitative
+      ? { axis: { format: NUMBER_FORMAT }, scale: { zero: false } }
+      : { sort: sortOf(points.map((p) => p.x)) }),
   };
   const color = {
     field: 'series',

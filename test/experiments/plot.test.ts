@@ -114,6 +114,9 @@ describe('figures', () => {
     assert.match(p1, />polarization, milling<\/text>/);
     assert.equal(count(p1, 'point'), 2 * 2, 'a point per value of a per metric');
     assert.equal(count(p1, 'rule mark'), 2 * 2, 'an error bar per point');
+    // the swept axis spans the swept values (a = 1, 2), not 0 to 2
+    const ticks = [...p1.matchAll(/<text[^>]*>([\d.]+)<\/text>/g)].map((m) => m[1]);
+    assert.ok(ticks.includes('1.5') && !ticks.includes('0.5'), ticks.join(' '));
 
     await renderChart(
       phase2dSpec('a', 'b', 'polarization', phasePoints(t, ['polarization'], 'a', 'b', 0.5), {
