@@ -192,9 +192,10 @@ export function phase1dSpec(
     field: 'x',
     type: xType(points),
     title: o.xlabel ?? x,
-    // a swept parameter's axis spans its values (not stretched to 0: radii 1…15 fill the width)
+    // a swept parameter's axis spans its values (not stretched to 0: radii 1…15 fill the width),
+    // the end points a little in from the axes
     ...(quantitative
-      ? { axis: { format: NUMBER_FORMAT }, scale: { zero: false } }
+      ? { axis: { format: NUMBER_FORMAT }, scale: { zero: false, padding: 12 } }
       : { sort: sortOf(points.map((p) => p.x)) }),
   };
   const color = {
