@@ -14,4 +14,17 @@ if (!process.env.MURMUR_FROM_SOURCE && existsSync(fileURLToPath(compiled))) {
   register();
   cli = await import(new URL('../src/cli/main.ts', import.meta.url).href);
 }
+// Under npx, npm runs this through `sh -c` and forwards SIGINT and SIGTERM to that shell only.
+// Debian's sh (dash) forks rather than execs and does not pass them on: a SIGINT is held until
+// murmur ends of itself, a SIGTERM kills the shell and leaves murmur running orphaned. So under
+// npx, a parent that goes away is taken as the SIGTERM it was (a sweep stops, keeping its runs).
+if (process.env.npm_lifecycle_event === 'npx') {
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(watch);
+    process.kill(process.pid, 'SIGTERM');
+  }, 250);
+  watch.unref();
+}
 process.exitCode = await cli.main(process.argv.slice(2));

@@ -1,9 +1,17 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_PNG_PIXELS } from '../experiments/limits.ts';
-import { phasePoints, readSamples, timeSeries } from '../experiments/plot-data.ts';
-import { phase1dSpec, phase2dSpec, timeSeriesSpec } from '../experiments/plot-specs.ts';
-import { renderChart } from '../experiments/render.ts';
+import { comboLabel, phasePoints, readSamples, timeSeries } from '../experiments/plot-data.ts';
+import { seriesOrder } from '../experiments/plot-series.ts';
+import {
+  DEFAULT_FONT_SIZE,
+  FACET_THRESHOLD,
+  type FigureText,
+  phase1dSpec,
+  phase2dSpec,
+  timeSeriesSpec,
+} from '../experiments/plot-specs.ts';
+import { renderChart, SVG_UNITS_PER_INCH } from '../experiments/render.ts';
 import { METRIC_KEYS } from '../metrics/metrics.ts';
 import { closest, FlagReader, type FlagSpec, parseArgs } from './args.ts';
 import { throwIfProblems } from './errors.ts';
@@ -12,6 +20,7 @@ import { out } from './output.ts';
 
 const METRICS = METRIC_KEYS.filter((k) => k !== 'step') as string[];
 const KINDS = ['all', 'timeseries', 'phase'] as const;
+const FACETS = ['auto', 'on', 'off'] as const;
 
 export const PLOT_FLAGS: readonly FlagSpec[] = [
   {
@@ -37,7 +46,28 @@ export const PLOT_FLAGS: readonly FlagSpec[] = [
   { name: 'out', kind: 'value', value: 'DIR', doc: 'where to write the figures (default DIR/plots)' },
   { name: 'width', kind: 'value', value: 'PX', doc: 'plot area width in SVG units (default 480)' },
   { name: 'height', kind: 'value', value: 'PX', doc: 'plot area height in SVG units (default 300)' },
-  { name: 'scale', kind: 'value', value: 'S', doc: 'PNG pixels per SVG unit (default 2)' },
+  {
+    name: 'scale',
+    kind: 'value',
+    value: 'S',
+    doc: 'PNG pixels per SVG unit (default 2: 192 dpi; an SVG unit is 1/96 inch)',
+  },
+  { name: 'dpi', kind: 'value', value: 'D', doc: 'PNG resolution instead of --scale: 300 is --scale 3.125' },
+  {
+    name: 'facet',
+    kind: 'value',
+    value: 'auto|on|off',
+    doc: `time series: one small multiple per parameter set (auto: past ${FACET_THRESHOLD} sets)`,
+  },
+  { name: 'title', kind: 'value', value: 'TEXT', doc: 'the figure title (every figure written)' },
+  { name: 'xlabel', kind: 'value', value: 'TEXT', doc: 'the x axis title' },
+  { name: 'ylabel', kind: 'value', value: 'TEXT', doc: 'the y axis title' },
+  {
+    name: 'font-size',
+    kind: 'value',
+    value: 'PT',
+    doc: `labels and axis titles in SVG units (default ${DEFAULT_FONT_SIZE}; the title 1.25×)`,
+  },
   { name: 'json', kind: 'bool', doc: 'print the list of figures as JSON' },
   { name: 'help', kind: 'bool', doc: 'show this help' },
 ];
@@ -51,12 +81,16 @@ export const PLOT_HELP = {
     'timeseries-METRIC: the metric against time, mean over replicates with a ± sd band, one line per parameter set.',
     'phase: each run averaged over its late samples (--tail), then mean ± sd over replicates, against the swept',
     'field --x (all --metrics in one figure), or a heat map per metric against --x and --y.',
-    'Charts are Vega-Lite specs rendered headless by vega (SVG) and resvg (PNG), each PNG at most',
+    'Ordered parameters (one numeric axis) get ordered colours and a legend in numeric order; ± sd bands and',
+    'bars are clipped to the metric’s range (polarization and milling in [0, 1], their axis exactly that).',
+    'A run resumed with other parameters (murmur run --resume … --set) is marked where they changed.',
+    'Charts are Vega-Lite specs rendered headless by vega (SVG, text as text) and resvg (PNG, its dpi recorded), each PNG at most',
     `${MAX_PNG_PIXELS} pixels. samples.parquet must be as murmur sweep or collect sealed it (its SHA-256 in the footer).`,
   ],
   examples: [
     'murmur plot out/couzin --kind phase --metrics polarization,milling',
     'murmur plot runs/fish --metrics polarization',
+    "murmur plot out/couzin --kind timeseries --metrics polarization --facet on --dpi 300 --font-size 9 --title 'Polarization'",
   ],
 };
 
@@ -84,9 +118,26 @@ export async function plotCommand(argv: readonly string[]): Promise<number> {
     problems.push(`--tail: got ${JSON.stringify(f.string('tail'))}; allowed: a number from 0 to 1`);
   const width = f.int('width', 50, 10_000, 480);
   const height = f.int('height', 50, 10_000, 300);
-  const scale = Number(f.string('scale') ?? '2');
-  if (!(scale > 0 && scale <= 10))
+  const dpiText = f.string('dpi');
+  if (dpiText !== undefined && f.has('scale'))
+    problems.push('--dpi, --scale: give one (--dpi D is --scale D/96)');
+  const dpi = dpiText === undefined ? null : Number(dpiText);
+  if (dpi !== null && !(dpi >= 10 && dpi <= 960))
+    problems.push(`--dpi: got ${JSON.stringify(dpiText)}; allowed: a number from 10 to 960`);
+  const scale = dpi !== null ? dpi / SVG_UNITS_PER_INCH : Number(f.string('scale') ?? '2');
+  if (dpi === null && !(scale > 0 && scale <= 10))
     problems.push(`--scale: got ${JSON.stringify(f.string('scale'))}; allowed: a number from 0 to 10`);
+  const facet = f.choice('facet', FACETS, 'auto');
+  const fontSizeText = f.string('font-size');
+  const fontSize = fontSizeText === undefined ? undefined : Number(fontSizeText);
+  if (fontSize !== undefined && !(fontSize >= 4 && fontSize <= 72))
+    problems.push(`--font-size: got ${JSON.stringify(fontSizeText)}; allowed: a number from 4 to 72`);
+  const text: FigureText = {
+    ...(f.string('title') !== undefined ? { title: f.string('title') } : {}),
+    ...(f.string('xlabel') !== undefined ? { xlabel: f.string('xlabel') } : {}),
+    ...(f.string('ylabel') !== undefined ? { ylabel: f.string('ylabel') } : {}),
+    ...(fontSize !== undefined ? { fontSize } : {}),
+  };
   // the plot area alone, before any data is read (the margins are checked on the SVG)
   if (
     width !== undefined &&
@@ -119,16 +170,21 @@ export async function plotCommand(argv: readonly string[]): Promise<number> {
   const dest = f.string('out') ?? join(dir!, 'plots');
   mkdirSync(dest, { recursive: true });
   const figures: { kind: string; metric: string; files: string[]; width: number; height: number }[] = [];
-  const size = { width: width!, height: height! };
-  if (kind !== 'phase')
+  const size = { width: width!, height: height!, ...text };
+  if (kind !== 'phase') {
+    const order = seriesOrder(t, (r) => comboLabel(r, t.swept));
+    const facets = facet === 'on' || (facet === 'auto' && order.labels.length > FACET_THRESHOLD);
     for (const m of metrics) {
-      const r = await renderChart(
-        timeSeriesSpec(m, timeSeries(t, m), size),
-        join(dest, `timeseries-${m}`),
-        scale,
-      );
-      figures.push({ kind: 'timeseries', metric: m, ...r });
+      const spec = timeSeriesSpec(m, timeSeries(t, m), {
+        ...size,
+        order,
+        facet: facets,
+        changes: t.changes ?? [],
+      });
+      const r = await renderChart(spec, join(dest, `timeseries-${m}`), scale);
+      figures.push({ kind: facets ? 'timeseries-facets' : 'timeseries', metric: m, ...r });
     }
+  }
   if (kind !== 'timeseries' && x !== undefined) {
     if (y === null) {
       const pts = phasePoints(t, metrics, x, null, tail);

@@ -184,7 +184,7 @@ function plan(argv: readonly string[]): RunPlan | 'help' {
   const every = f.int('every', 1, Number.MAX_SAFE_INTEGER, DEFAULT_EVERY);
   const engine = readEngine(f);
   const outDir = f.string('out') ?? null;
-  const trajectory = checkTrajectoryPath(f.string('trajectory'), problems);
+  const trajectory = checkTrajectoryPath(f.string('trajectory'), problems, outDir);
   // what a fresh run and a resumed one plan alike
   const common = { engine, steps, every, outDir, json: f.bool('json'), quiet: f.bool('quiet'), trajectory };
   if (f.has('every') && outDir === null && trajectory === null)

@@ -1,11 +1,13 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type FileMetaData, parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { METRIC_KEYS } from '../metrics/metrics.ts';
 import type { Params } from '../params/schema.ts';
 import { resolveParams } from '../params/validate.ts';
+import { fields, getPath } from '../params/walk.ts';
 import { readSweepDir } from './collect.ts';
 import { MAX_PLOT_INPUT_BYTES } from './limits.ts';
+import { clippedBand } from './plot-series.ts';
 import { DIGEST_KEY, parquetSealProblem } from './table.ts';
 
 /** Samples of a run or a sweep: one row per run per sample, numbers or strings by column name. */
@@ -16,6 +18,15 @@ export interface SampleTable {
   readonly links?: Readonly<Record<string, string>>;
   readonly rows: readonly Record<string, number | string | boolean>[];
   readonly source: string;
+  /** A run's parameter changes (`murmur run --resume … --set`), in step order. */
+  readonly changes?: readonly ParamChange[];
+}
+
+/** Where a resumed run changed parameters: its first step, and what changed (`a.b 1→3`). */
+export interface ParamChange {
+  readonly step: number;
+  readonly t: number;
+  readonly label: string;
 }
 
 /**
@@ -141,7 +152,7 @@ function readCsvSamples(dir: string, csv: string, problems: string[]): SampleTab
       problems.push(big);
       return null;
     }
-    params = resolveParams(JSON.parse(readFileSync(paramsPath, 'utf8')) as Record<string, unknown>);
+    params = resolveParams(withoutRecord(JSON.parse(readFileSync(paramsPath, 'utf8'))));
   } catch (e) {
     problems.push(`${paramsPath}: not the parameters of a run: ${(e as Error).message.split('\n')[0]}`);
     return null;
@@ -189,7 +200,58 @@ function readCsvSamples(dir: string, csv: string, problems: string[]): SampleTab
     o.t = (o.step as number) * params.dt;
     rows.push(o);
   }
-  return { swept: [], rows, source: csv };
+  const changes = paramChanges(dir, params, problems);
+  if (changes === null) return null;
+  return { swept: [], rows, source: csv, changes };
+}
+
+/** A params file without the `murmur` record (`murmur run` writes version, backend, start step). */
+function withoutRecord(raw: unknown): Record<string, unknown> {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return raw as Record<string, unknown>;
+  const { murmur: _, ...params } = raw as Record<string, unknown>;
+  return params;
+}
+
+/**
+ * The parameter changes of a resumed run: each params-step-N[-k].json (`murmur run --resume …
+ * --out DIR` writes one when DIR holds params.json) against the parameters before it, at its
+ * start step N. Steps are shown at params.json's dt, as the t column is.
+ */
+function paramChanges(dir: string, first: Params, problems: string[]): ParamChange[] | null {
+  const found: { step: number; name: string }[] = [];
+  for (const name of readdirSync(dir)) {
+    const m = /^params-step-(\d+)(?:-\d+)?\.json$/.exec(name);
+    if (m) found.push({ step: Number(m[1]), name });
+  }
+  found.sort((a, b) => a.step - b.step || a.name.localeCompare(b.name));
+  const out: ParamChange[] = [];
+  let before = first;
+  for (const { step, name } of found) {
+    const path = join(dir, name);
+    let after: Params;
+    try {
+      const big = sizeProblem(path);
+      if (big !== null) {
+        problems.push(big);
+        return null;
+      }
+      after = resolveParams(withoutRecord(JSON.parse(readFileSync(path, 'utf8'))));
+    } catch (e) {
+      problems.push(`${path}: not the parameters of a run: ${(e as Error).message.split('\n')[0]}`);
+      return null;
+    }
+    const changed: string[] = [];
+    for (const f of fields) {
+      const a = getPath(before as unknown as Record<string, unknown>, f);
+      const b = getPath(after as unknown as Record<string, unknown>, f);
+      if (JSON.stringify(a) !== JSON.stringify(b))
+        changed.push(typeof b === 'object' ? `${f.path} changed` : `${f.path} ${String(a)}→${String(b)}`);
+    }
+    // a resume with the same parameters is no change worth a mark
+    if (changed.length > 0) out.push({ step, t: step * first.dt, label: changed.join(', ') });
+    before = after;
+  }
+  return out;
 }
 
 /** Mean and sample standard deviation (0 for one value). */
@@ -215,7 +277,10 @@ export interface SeriesPoint {
   n: number;
 }
 
-/** Mean ± sd over replicates, per parameter combination and step (steps are shared by all runs). */
+/**
+ * Mean ± sd over replicates, per parameter combination and step (steps are shared by all runs),
+ * the band clipped to the metric's range (polarization never above 1).
+ */
 export function timeSeries(table: SampleTable, metric: string): SeriesPoint[] {
   const groups = new Map<string, Map<number, number[]>>();
   for (const r of table.rows) {
@@ -231,7 +296,7 @@ export function timeSeries(table: SampleTable, metric: string): SeriesPoint[] {
   for (const [series, byT] of groups)
     for (const [t, vs] of byT) {
       const { mean, sd, n } = meanSd(vs);
-      out.push({ series, t, mean, lo: mean - sd, hi: mean + sd, n });
+      out.push({ series, t, mean, ...clippedBand(metric, mean, sd), n });
     }
   return out;
 }
@@ -292,8 +357,7 @@ export function phasePoints(
         y: y ? (first[y] as number) : null,
         rest: comboLabel(first, rest),
         mean,
-        lo: mean - sd,
-        hi: mean + sd,
+        ...clippedBand(metric, mean, sd),
         n,
       });
     }

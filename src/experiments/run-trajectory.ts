@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { FlagSpec } from '../cli/args.ts';
 import { TrajectoryWriter } from './trajectory.ts';
 
@@ -11,13 +11,21 @@ export const TRAJECTORY_FLAG: FlagSpec = {
   doc: 'record every agent every K steps (--every) as Parquet: run, step, t, id, kind, alive, x, y, z, vx, vy, vz',
 };
 
-/** Check the path; problems name the flag. */
-export function checkTrajectoryPath(path: string | undefined, problems: string[]): string | null {
+/**
+ * Check the path; problems name the flag. Its directory must exist, or be `outDir` (the run's
+ * --out, which the run creates before the first frame: `--out D --trajectory D/t.parquet`).
+ */
+export function checkTrajectoryPath(
+  path: string | undefined,
+  problems: string[],
+  outDir: string | null = null,
+): string | null {
   if (path === undefined) return null;
   const dir = dirname(path);
-  if (!existsSync(dir) || !statSync(dir).isDirectory())
+  const created = outDir !== null && resolve(dir) === resolve(outDir);
+  if (!created && (!existsSync(dir) || !statSync(dir).isDirectory()))
     problems.push(
-      `--trajectory: the directory of ${JSON.stringify(path)} does not exist; allowed: a file in an existing directory`,
+      `--trajectory: the directory of ${JSON.stringify(path)} does not exist; allowed: a file in an existing directory or in --out`,
     );
   else if (existsSync(path) && statSync(path).isDirectory())
     problems.push(

@@ -125,17 +125,30 @@ export function parquetBytes(t: Table): Uint8Array {
   return sealParquet(writer.getBytes());
 }
 
-function csvCell(v: number | string | boolean): string {
-  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : '';
+/**
+ * A DOUBLE column's whole numbers keep a decimal point (`2.0`, not `2`), so that a CSV reader
+ * infers the type the Parquet file has: a swept radius of 2, 4, 6 is a float column in pandas,
+ * polars and DuckDB from either file.
+ */
+function doubleCell(v: number): string {
+  const s = String(v);
+  return Number.isInteger(v) && !s.includes('e') ? `${s}.0` : s;
+}
+
+function csvCell(v: number | string | boolean, type: ColumnType | null = null): string {
+  if (typeof v === 'number') return Number.isFinite(v) ? (type === 'double' ? doubleCell(v) : String(v)) : '';
   if (typeof v === 'boolean') return v ? 'true' : 'false';
   return /[",\n\r]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v;
 }
 
-/** The table as CSV (RFC 4180 quoting; numbers at full precision; non-finite numbers empty). */
+/**
+ * The table as CSV (RFC 4180 quoting; numbers at full precision, DOUBLE columns always with a
+ * decimal point or an exponent; non-finite numbers empty).
+ */
 export function csvText(t: Table): string {
   const n = rowCount(t);
   const lines = [t.columns.map((c) => csvCell(c.name)).join(',')];
-  for (let r = 0; r < n; r++) lines.push(t.columns.map((c) => csvCell(c.data[r])).join(','));
+  for (let r = 0; r < n; r++) lines.push(t.columns.map((c) => csvCell(c.data[r], c.type)).join(','));
   return `${lines.join('\n')}\n`;
 }
 

@@ -92,9 +92,15 @@ test('samples and runs tables: types, names and every value as the CSV has them'
   for (let i = 0; i < samples.numRows; i++) {
     const row = samples.get(i)!.toJSON() as Record<string, unknown>;
     names.forEach((n, c) => {
-      assert.equal(String(row[n]), csv[i][c], `row ${i} ${n}`);
+      if ((types as Record<string, string>)[n] === 'Float64') {
+        // one type in both files: a DOUBLE's CSV cell always reads as a float (2.0, not 2)
+        assert.match(csv[i][c], /[.e]/, `row ${i} ${n}: ${csv[i][c]}`);
+        assert.equal(Number(csv[i][c]), row[n], `row ${i} ${n}`);
+      } else assert.equal(String(row[n]), csv[i][c], `row ${i} ${n}`);
     });
   }
+  // the swept radii 2.5 and 4 are written 2.5 and 4.0
+  assert.deepEqual([...new Set(csv.map((r) => r[1]))], ['2.5', '4.0']);
   // a seed above 2³¹ survives as INT64
   assert.equal(samples.get(3)!.toJSON().seed, 4000000000n);
   const runsTable = arrow(join(tmp, 'runs.parquet'));

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -114,6 +114,9 @@ describe('figures', () => {
     assert.match(p1, />polarization, milling<\/text>/);
     assert.equal(count(p1, 'point'), 2 * 2, 'a point per value of a per metric');
     assert.equal(count(p1, 'rule mark'), 2 * 2, 'an error bar per point');
+    // the swept axis spans the swept values (a = 1, 2), not 0 to 2
+    const ticks = [...p1.matchAll(/<text[^>]*>([\d.]+)<\/text>/g)].map((m) => m[1]);
+    assert.ok(ticks.includes('1') && ticks.includes('2') && !ticks.includes('0'), ticks.join(' '));
 
     await renderChart(
       phase2dSpec('a', 'b', 'polarization', phasePoints(t, ['polarization'], 'a', 'b', 0.5), {
@@ -130,6 +133,15 @@ describe('figures', () => {
     assert.match(p2, />b<\/text>/);
     const s2 = pngSize(join(tmp, 'p2.png'));
     assert.equal(s2.width, Number(/width="(\d+)"/.exec(p2)![1]));
+    // one figure of each kind kept to look at (test-artifacts/ is what CI keeps)
+    const artifacts = new URL('../../test-artifacts/plots/', import.meta.url).pathname;
+    mkdirSync(artifacts, { recursive: true });
+    for (const [from, to] of [
+      ['p1', 'phase-1d'],
+      ['p2', 'phase-2d'],
+    ])
+      for (const ext of ['svg', 'png'])
+        copyFileSync(join(tmp, `${from}.${ext}`), join(artifacts, `${to}.${ext}`));
   });
 
   test('murmur plot DIR end to end on a sweep directory; bad flags exit 2', async () => {
