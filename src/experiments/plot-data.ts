@@ -6,6 +6,7 @@ import type { Params } from '../params/schema.ts';
 import { resolveParams } from '../params/validate.ts';
 import { readSweepDir } from './collect.ts';
 import { MAX_PLOT_INPUT_BYTES } from './limits.ts';
+import { phaseFields } from './phases.ts';
 import { DIGEST_KEY, parquetSealProblem } from './table.ts';
 
 /** Samples of a run or a sweep: one row per run per sample, numbers or strings by column name. */
@@ -16,6 +17,10 @@ export interface SampleTable {
   readonly links?: Readonly<Record<string, string>>;
   readonly rows: readonly Record<string, number | string | boolean>[];
   readonly source: string;
+  /** The user metrics' columns (a sweep with `metrics`). */
+  readonly userMetrics?: readonly string[];
+  /** A sweep with phases: phaseName and the fields phases set (for --x and the phase diagrams). */
+  readonly phaseFields?: readonly string[];
 }
 
 /**
@@ -76,7 +81,10 @@ async function readParquetSamples(
     return null;
   }
   const axes = sweep.spec.axes.map((a) => a.field);
-  const want = ['run', ...axes, 'replicate', 'seed', 'step', 't', ...METRIC_COLUMNS];
+  const user = sweep.spec.metrics?.columns ?? [];
+  const phased = sweep.spec.phases ? ['phaseName', ...phaseFields(sweep.spec.phases)] : [];
+  const phaseCols = phased.length ? ['phase', ...phased] : [];
+  const want = ['run', ...axes, 'replicate', 'seed', ...phaseCols, 'step', 't', ...METRIC_COLUMNS, ...user];
   const names = columns.map((c) => c.name);
   if (JSON.stringify(names) !== JSON.stringify(want)) {
     problems.push(`${parquet}: columns ${names.join(', ')}; allowed: the sweep's ${want.join(', ')}`);
@@ -100,7 +108,7 @@ async function readParquetSamples(
   });
   const links: Record<string, string> = {};
   for (const a of sweep.spec.axes) if (a.with) links[a.field] = a.with;
-  return { swept: axes, links, rows, source: parquet };
+  return { swept: axes, links, rows, source: parquet, userMetrics: user, phaseFields: phased };
 }
 
 /**
@@ -141,7 +149,12 @@ function readCsvSamples(dir: string, csv: string, problems: string[]): SampleTab
       problems.push(big);
       return null;
     }
-    params = resolveParams(JSON.parse(readFileSync(paramsPath, 'utf8')) as Record<string, unknown>);
+    // params.json: the parameters and, under "murmur", what ran them (not a parameter)
+    const { murmur: _origin, ...given } = JSON.parse(readFileSync(paramsPath, 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    params = resolveParams(given);
   } catch (e) {
     problems.push(`${paramsPath}: not the parameters of a run: ${(e as Error).message.split('\n')[0]}`);
     return null;
@@ -160,7 +173,9 @@ function readCsvSamples(dir: string, csv: string, problems: string[]): SampleTab
     problems.push(`${csv}: no rows; allowed: at least one row of metrics`);
     return null;
   }
-  const numeric = new Set<string>(METRIC_KEYS);
+  // every column but the row's origin is a number (the user metrics of `murmur run --metrics` too)
+  const numeric = new Set<string>(header.filter((k) => k !== 'kernel' && k !== 'version'));
+  const user = header.filter((k) => numeric.has(k) && !(METRIC_KEYS as readonly string[]).includes(k));
   const whole = new Set(['step', 'alivePrey', 'alivePredators', 'clusters']);
   const rows: Record<string, number | string>[] = [];
   for (let n = 1; n < lines.length; n++) {
@@ -189,7 +204,12 @@ function readCsvSamples(dir: string, csv: string, problems: string[]): SampleTab
     o.t = (o.step as number) * params.dt;
     rows.push(o);
   }
-  return { swept: [], rows, source: csv };
+  return { swept: [], rows, source: csv, userMetrics: user };
+}
+
+/** First sample time of a segment: 0 for a whole run; a phase's first sample otherwise. */
+function r0t(rows: readonly Record<string, number | string | boolean>[]): number {
+  return rows[0].phase === undefined ? 0 : Math.min(...rows.map((r) => r.t as number));
 }
 
 /** Mean and sample standard deviation (0 for one value). */
@@ -261,21 +281,30 @@ export function phasePoints(
   y: string | null,
   tail: number,
 ): PhasePoint[] {
-  const runs = new Map<number, Record<string, number | string | boolean>[]>();
+  // a run, or with phases each phase of a run, is one segment
+  const runs = new Map<string, Record<string, number | string | boolean>[]>();
   for (const r of table.rows) {
-    const id = r.run as number;
+    const id = `${r.run}/${r.phase ?? ''}`;
     (runs.get(id) ?? runs.set(id, []).get(id)!).push(r);
   }
   // fields that move with x or y are not separate series
   const lead = (f: string) => table.links?.[f] ?? f;
   const on = new Set([lead(x), ...(y ? [lead(y)] : [])]);
-  const rest = table.swept.filter((f) => !on.has(lead(f)));
+  // against a field the phases set, the phases' other fields move with it: the branch (phaseName) is the series
+  const phased = table.phaseFields ?? [];
+  const byPhase = phased.includes(x) || (y !== null && phased.includes(y));
+  const extra = (byPhase ? ['phaseName'] : phased).filter((f) => f !== x && f !== y);
+  const rest = [...table.swept.filter((f) => !on.has(lead(f))), ...extra];
   const out: PhasePoint[] = [];
   for (const metric of metrics) {
     const groups = new Map<string, { first: Record<string, unknown>; values: number[] }>();
     for (const rows of runs.values()) {
       const tEnd = Math.max(...rows.map((r) => r.t as number));
-      const late = rows.filter((r) => (r.t as number) >= tail * tEnd).map((r) => r[metric] as number);
+      // a phase's segment starts where the phase does (its first sample; 0 for a whole run)
+      const tStart = r0t(rows);
+      const late = rows
+        .filter((r) => (r.t as number) >= tStart + tail * (tEnd - tStart))
+        .map((r) => r[metric] as number);
       const finite = late.filter(Number.isFinite);
       if (finite.length === 0) continue;
       const v = finite.reduce((a, b) => a + b, 0) / finite.length;
