@@ -138,7 +138,9 @@ export async function sweepCommand(argv: readonly string[]): Promise<number> {
     const lines = [
       `murmur sweep ${spec!.name}${shard ? ` (shard ${shard.i}/${shard.n})` : ''}: ${o.ran} runs in ${(o.wallMs / 1000).toFixed(1)} s on ${o.jobs} worker thread(s)${o.serial ? ` + ${o.serial} one at a time` : ''}; ${o.skipped} finished before, kept; ${o.failed.length} failed${o.interrupted ? '; interrupted' : ''}`,
     ];
-    for (const x of o.failed.slice(0, 10)) lines.push(`  run ${x.index}: ${x.message}`);
+    // a run's own message may name it already (run 0, step 10: metric a: …)
+    for (const x of o.failed.slice(0, 10))
+      lines.push(`  ${x.message.startsWith(`run ${x.index},`) ? '' : `run ${x.index}: `}${x.message}`);
     if (o.interrupted || o.failed.length)
       lines.push(`run the same command again to finish the sweep (finished runs are kept in ${dir}/runs)`);
     else if (shard)

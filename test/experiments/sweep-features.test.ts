@@ -227,7 +227,7 @@ describe('murmur sweep: metrics, stop, phases, sample', { concurrency: 2 }, () =
     );
     const r = await murmur('sweep', file, '--out', join(tmp, 'nan'));
     assert.equal(r.code, 1);
-    assert.match(r.stdout, /run 0: run 0, step 10: metric a: got NaN; allowed: a finite number/);
+    assert.match(r.stdout, / {2}run 0, step 10: metric a: got NaN; allowed: a finite number/);
     const gone = join(tmp, 'gone.json');
     writeFileSync(gone, JSON.stringify({ params: PARAMS, metrics: { module: 'gone.mjs', columns: ['a'] } }));
     const g = await murmur('sweep', gone, '--out', join(tmp, 'gone'));
