@@ -209,7 +209,10 @@ function readCsvSamples(dir: string, csv: string, problems: string[]): SampleTab
 
 /** First sample time of a segment: 0 for a whole run; a phase's first sample otherwise. */
 function r0t(rows: readonly Record<string, number | string | boolean>[]): number {
-  return rows[0].phase === undefined ? 0 : Math.min(...rows.map((r) => r.t as number));
+  if (rows[0].phase === undefined) return 0;
+  let t = Number.POSITIVE_INFINITY;
+  for (const r of rows) t = Math.min(t, r.t as number); // not Math.min(...): a run may hold 10⁶ samples
+  return t;
 }
 
 /** Mean and sample standard deviation (0 for one value). */
@@ -299,7 +302,8 @@ export function phasePoints(
   for (const metric of metrics) {
     const groups = new Map<string, { first: Record<string, unknown>; values: number[] }>();
     for (const rows of runs.values()) {
-      const tEnd = Math.max(...rows.map((r) => r.t as number));
+      let tEnd = Number.NEGATIVE_INFINITY;
+      for (const r of rows) tEnd = Math.max(tEnd, r.t as number); // not Math.max(...): too many arguments
       // a phase's segment starts where the phase does (its first sample; 0 for a whole run)
       const tStart = r0t(rows);
       const late = rows

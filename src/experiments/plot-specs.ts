@@ -14,7 +14,7 @@ export function timeSeriesSpec(
   points: readonly SeriesPoint[],
   o: { width: number; height: number },
 ): VegaLiteSpec {
-  const reps = Math.max(...points.map((p) => p.n));
+  const reps = points.reduce((m, p) => Math.max(m, p.n), 0); // not Math.max(...): a run may hold 10⁶ samples
   const series = new Set(points.map((p) => p.series)).size;
   const color = series > 1 ? { color: { field: 'series', type: 'nominal', title: 'parameters' } } : {};
   return {
@@ -62,7 +62,7 @@ export function phase1dSpec(
   const metrics = [...new Set(points.map((p) => p.metric))];
   const rests = new Set(points.map((p) => p.rest));
   const data = points.map((p) => ({ ...p, series: rests.size > 1 ? `${p.metric} (${p.rest})` : p.metric }));
-  const reps = Math.max(...points.map((p) => p.n));
+  const reps = points.reduce((m, p) => Math.max(m, p.n), 0); // not Math.max(...): a run may hold 10⁶ samples
   const xEnc = {
     field: 'x',
     type: xType(points),
