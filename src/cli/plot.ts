@@ -4,6 +4,7 @@ import { MAX_PNG_PIXELS } from '../experiments/limits.ts';
 import { phasePoints, readSamples, timeSeries } from '../experiments/plot-data.ts';
 import { phase1dSpec, phase2dSpec, timeSeriesSpec } from '../experiments/plot-specs.ts';
 import { renderChart } from '../experiments/render.ts';
+import { sampledPhaseSpec } from '../experiments/sampled-spec.ts';
 import { METRIC_KEYS } from '../metrics/metrics.ts';
 import { closest, FlagReader, type FlagSpec, parseArgs } from './args.ts';
 import { throwIfProblems } from './errors.ts';
@@ -141,7 +142,9 @@ export async function plotCommand(argv: readonly string[]): Promise<number> {
       for (const m of metrics) {
         const pts = phasePoints(t, [m], x, y, tail);
         const r = await renderChart(
-          phase2dSpec(x, y, m, pts, { ...size, tail }),
+          t.sampled?.[x] || t.sampled?.[y]
+            ? sampledPhaseSpec(x, y, m, pts, { ...size, tail }, t.sampled)
+            : phase2dSpec(x, y, m, pts, { ...size, tail }),
           join(dest, `phase-${m}-${x}-${y}`),
           scale,
         );

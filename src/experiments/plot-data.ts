@@ -21,6 +21,8 @@ export interface SampleTable {
   readonly userMetrics?: readonly string[];
   /** A sweep with phases: phaseName and the fields phases set (for --x and the phase diagrams). */
   readonly phaseFields?: readonly string[];
+  /** Axes drawn by the sweep's `sample` (scattered, not a grid), with the scale of their range. */
+  readonly sampled?: Readonly<Record<string, 'linear' | 'log'>>;
 }
 
 /**
@@ -108,7 +110,9 @@ async function readParquetSamples(
   });
   const links: Record<string, string> = {};
   for (const a of sweep.spec.axes) if (a.with) links[a.field] = a.with;
-  return { swept: axes, links, rows, source: parquet, userMetrics: user, phaseFields: phased };
+  const sampled: Record<string, 'linear' | 'log'> = {};
+  for (const a of sweep.spec.axes) if (a.range) sampled[a.field] = a.range.scale;
+  return { swept: axes, links, rows, source: parquet, userMetrics: user, phaseFields: phased, sampled };
 }
 
 /**

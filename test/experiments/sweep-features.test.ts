@@ -211,6 +211,24 @@ describe('murmur sweep: metrics, stop, phases, sample', { concurrency: 2 }, () =
       ),
       [0, 1, 2, 3, 4, 5],
     );
+    // the phase diagram of two sampled axes: a dot per point on number axes (not a 6 × 6 heat map)
+    const p = await murmur(
+      'plot',
+      dir,
+      '--kind',
+      'phase',
+      '--x',
+      'alignment.radius',
+      '--y',
+      'cohesion.weight',
+    );
+    assert.equal(p.code, 0, p.stderr);
+    const svg = readFileSync(
+      join(dir, 'plots', 'phase-polarization-alignment.radius-cohesion.weight.svg'),
+      'utf8',
+    );
+    assert.equal(svg.match(/aria-roledescription="circle"/g)?.length, 6);
+    assert.doesNotMatch(svg, /aria-roledescription="rect"/);
   });
 
   test('a metric that returns NaN fails its run naming the metric and the run (exit 1); a missing module exits 2', async () => {
