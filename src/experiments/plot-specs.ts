@@ -79,7 +79,7 @@ export function phase1dSpec(
     config: CONFIG,
     title: {
       text: `${metrics.join(', ')} against ${x}`,
-      subtitle: `each run's mean over t ≥ ${o.tail} · t_end${reps > 1 ? `; mean ± sd over ${reps} replicates` : ''}`,
+      subtitle: `${points.some((p) => /(^|, )phaseName=/.test(p.rest)) ? `each phase's mean over its last ${+((1 - o.tail) * 100).toPrecision(3)} %` : `each run's mean over t ≥ ${o.tail} · t_end`}${reps > 1 ? `; mean ± sd over ${reps} replicates` : ''}`,
     },
     width: o.width,
     height: o.height,

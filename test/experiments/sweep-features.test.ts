@@ -118,6 +118,7 @@ describe('murmur sweep: metrics, stop, phases, sample', { concurrency: 2 }, () =
     assert.match(svg, /alignment\.radius/);
     assert.match(svg, /phaseName=down/);
     assert.match(svg, /phaseName=up/);
+    assert.match(svg, /each phase's mean over its last 50 %/);
   });
 
   test('a stop rule: runs of different lengths, the reason in the runs table; an edited run refused by collect', async () => {
