@@ -22,6 +22,7 @@ export {
   type Vec3Views,
 } from './flock.ts';
 export { computeMetrics, METRIC_KEYS, type Metrics } from './metrics/metrics.ts';
+export type { MetricFunction, MetricInput } from './metrics/user-metric.ts';
 export { type Preset, type PresetName, presets } from './params/presets.ts';
 export { type Params, type ParamsOverride, type Schema, schema } from './params/schema.ts';
 export type {

@@ -30,21 +30,29 @@ export class MetricsWriter {
     dir: string,
     private readonly origin: RowOrigin,
     append = false,
+    /** User metrics' columns (`murmur run --metrics`), after the version. */
+    private readonly extra: readonly string[] = [],
   ) {
     const csvPath = join(dir, 'metrics.csv');
     this.csv = openSync(csvPath, append ? 'a' : 'w');
     this.ndjson = openSync(join(dir, 'metrics.ndjson'), append ? 'a' : 'w');
     // an appended-to metrics.csv already has its header (checked by planOut); a missing one gets it
-    if (!append || fstatSize(this.csv) === 0) writeSync(this.csv, `${METRICS_COLUMNS.join(',')}\n`);
+    if (!append || fstatSize(this.csv) === 0)
+      writeSync(this.csv, `${[...METRICS_COLUMNS, ...extra].join(',')}\n`);
   }
 
-  write(m: Metrics): void {
+  write(m: Metrics, user: Readonly<Record<string, number>> = {}): void {
     const o = this.origin;
-    writeSync(this.csv, `${METRIC_KEYS.map((k) => csvNumber(m[k])).join(',')},${o.kernel},${o.version}\n`);
+    const more = this.extra.map((k) => `,${csvNumber(user[k])}`).join('');
+    writeSync(
+      this.csv,
+      `${METRIC_KEYS.map((k) => csvNumber(m[k])).join(',')},${o.kernel},${o.version}${more}\n`,
+    );
     const row: Record<string, number | string> = {};
     for (const k of METRIC_KEYS) row[k] = m[k];
     row.kernel = o.kernel;
     row.version = o.version;
+    for (const k of this.extra) row[k] = user[k];
     writeSync(this.ndjson, `${JSON.stringify(row)}\n`);
     this.rows++;
     this.lastStep = m.step;

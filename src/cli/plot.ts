@@ -12,6 +12,7 @@ import {
   timeSeriesSpec,
 } from '../experiments/plot-specs.ts';
 import { renderChart, SVG_UNITS_PER_INCH } from '../experiments/render.ts';
+import { sampledPhaseSpec } from '../experiments/sampled-spec.ts';
 import { METRIC_KEYS } from '../metrics/metrics.ts';
 import { closest, FlagReader, type FlagSpec, parseArgs } from './args.ts';
 import { throwIfProblems } from './errors.ts';
@@ -105,13 +106,6 @@ export async function plotCommand(argv: readonly string[]): Promise<number> {
   const dir = f.args.positionals[0];
   if (dir === undefined) problems.push('DIR: missing; allowed: a sweep or run output directory');
   const metrics = (f.string('metrics') ?? 'polarization,milling').split(',').map((m) => m.trim());
-  for (const m of metrics)
-    if (!METRICS.includes(m)) {
-      const s = closest(m, METRICS);
-      problems.push(
-        `--metrics: got ${JSON.stringify(m)}; ${s ? `did you mean ${s}? ` : ''}allowed: ${METRICS.join(', ')}`,
-      );
-    }
   const kind = f.choice('kind', KINDS, 'all');
   const tail = Number(f.string('tail') ?? '0.5');
   if (!(tail >= 0 && tail <= 1))
@@ -150,7 +144,17 @@ export async function plotCommand(argv: readonly string[]): Promise<number> {
     );
   // read the data even with bad flags, so that every problem (also --x/--y) is reported at once
   const table = dir === undefined ? null : await readSamples(dir, problems);
-  const swept = table?.swept ?? [];
+  // the sweep's user metrics too; t (with --kind phase --tail 1: when each run stopped)
+  const known = [...METRICS, ...(table?.userMetrics ?? []), 't'];
+  for (const m of metrics)
+    if (!known.includes(m)) {
+      // (not t: a substring of most names)
+      const s = closest(m, known.slice(0, -1));
+      problems.push(
+        `--metrics: got ${JSON.stringify(m)}; ${s ? `did you mean ${s}? ` : ''}allowed: ${known.join(', ')}`,
+      );
+    }
+  const swept = [...(table?.swept ?? []), ...(table?.phaseFields ?? []).filter((f) => f !== 'phaseName')];
   const x = f.string('x') ?? swept[0];
   const y = f.string('y') ?? null;
   if (table)
@@ -194,7 +198,9 @@ export async function plotCommand(argv: readonly string[]): Promise<number> {
       for (const m of metrics) {
         const pts = phasePoints(t, [m], x, y, tail);
         const r = await renderChart(
-          phase2dSpec(x, y, m, pts, { ...size, tail }),
+          t.sampled?.[x] || t.sampled?.[y]
+            ? sampledPhaseSpec(x, y, m, pts, { ...size, tail }, t.sampled)
+            : phase2dSpec(x, y, m, pts, { ...size, tail }),
           join(dest, `phase-${m}-${x}-${y}`),
           scale,
         );

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { checkMetricsModule, existingHeader, METRICS_FLAG, RunMetrics } from '../experiments/run-metrics.ts';
 import { checkTrajectoryPath, openTrajectory, TRAJECTORY_FLAG } from '../experiments/run-trajectory.ts';
 import { createFlock, type Flock, restoreFlock } from '../flock.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -62,6 +63,7 @@ export const RUN_FLAGS: readonly FlagSpec[] = [
     doc: `write metrics (and --trajectory frames) every K steps (default ${DEFAULT_EVERY}; needs --out or --trajectory)`,
   },
   TRAJECTORY_FLAG,
+  METRICS_FLAG,
   {
     name: 'resume',
     kind: 'value',
@@ -159,6 +161,8 @@ export interface RunSummary {
   out: string | null;
   files: string[];
   metricsRows: number;
+  /** `--metrics`: the user metrics at the last step. */
+  userMetrics?: Record<string, number>;
 }
 
 interface RunPlan {
@@ -173,6 +177,7 @@ interface RunPlan {
   resume: { path: string; bytes: Uint8Array; override: ParamsOverride; meta: SnapshotMeta | null } | null;
   params: Params | null;
   trajectory?: string | null;
+  metricsModule?: string | null;
 }
 
 /** Validate every flag and source; throws UsageError listing every problem. Writes nothing. */
@@ -185,8 +190,20 @@ function plan(argv: readonly string[]): RunPlan | 'help' {
   const engine = readEngine(f);
   const outDir = f.string('out') ?? null;
   const trajectory = checkTrajectoryPath(f.string('trajectory'), problems, outDir);
+  const metricsModule = checkMetricsModule(f.string('metrics'), problems);
+  if (f.has('metrics') && outDir === null)
+    problems.push('--metrics: needs --out DIR (the metrics are written to files)');
   // what a fresh run and a resumed one plan alike
-  const common = { engine, steps, every, outDir, json: f.bool('json'), quiet: f.bool('quiet'), trajectory };
+  const common = {
+    engine,
+    steps,
+    every,
+    outDir,
+    json: f.bool('json'),
+    quiet: f.bool('quiet'),
+    trajectory,
+    metricsModule,
+  };
   if (f.has('every') && outDir === null && trajectory === null)
     problems.push('--every: needs --out DIR or --trajectory FILE (metrics are written to files)');
   if (outDir !== null && existsSync(outDir) && !statSync(outDir).isDirectory())
@@ -244,7 +261,7 @@ function plan(argv: readonly string[]): RunPlan | 'help' {
     // the end step within the counter's range, refused before anything is written
     const past = steps === undefined ? null : stepsLeftProblem('--steps', startStep, steps);
     if (past) problems.push(`--steps: got ${steps}; ${past.replace(/^--steps\(\d+\): /, '')}`);
-    const outPlan = planOutDir(outDir, resumePath, startStep, f.bool('force'), problems);
+    const outPlan = planOutDir(outDir, resumePath, startStep, f.bool('force'), problems, f.has('metrics'));
     throwIfProblems(problems);
     return {
       ...common,
@@ -256,7 +273,7 @@ function plan(argv: readonly string[]): RunPlan | 'help' {
   }
   const preset = f.string('preset') ?? 'reynolds';
   const params = resolveSources({ ...sources, preset }, problems);
-  const outPlan = planOutDir(outDir, null, 0, f.bool('force'), problems);
+  const outPlan = planOutDir(outDir, null, 0, f.bool('force'), problems, f.has('metrics'));
   throwIfProblems(problems);
   return { ...common, out: outPlan, preset, resume: null, params };
 }
@@ -267,9 +284,14 @@ function planOutDir(
   startStep: number,
   force: boolean,
   problems: string[],
+  userMetrics = false,
 ): OutPlan | null {
   if (dir === null || problems.some((p) => p.startsWith('--out:'))) return null;
-  return planOut(dir, { resumedFrom, startStep, force, csvHeader: METRICS_COLUMNS.join(',') }, problems);
+  // with --metrics the columns after the version are the module's, checked once it has run
+  const base = METRICS_COLUMNS.join(',');
+  const old = userMetrics ? existingHeader(dir) : null;
+  const csvHeader = old?.startsWith(`${base},`) ? old : base;
+  return planOut(dir, { resumedFrom, startStep, force, csvHeader }, problems);
 }
 
 /**
@@ -347,6 +369,17 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
     let writer: MetricsWriter | null = null;
     const info0 = engineInfo(flock);
     const outPlan = p.out;
+    const user = p.metricsModule ? await RunMetrics.open(p.metricsModule, flock) : null;
+    const header = [...METRICS_COLUMNS, ...(user?.columns ?? [])].join(',');
+    const old = outPlan?.append ? existingHeader(outPlan.dir) : null;
+    if (old !== null && old !== header)
+      throw new UsageError([
+        `--out: ${JSON.stringify(`${outPlan!.dir}/metrics.csv`)} has other columns (${old}); allowed: the columns ${header} (the same --metrics), or a new directory`,
+      ]);
+    const row = async () => {
+      const m = flock.metrics();
+      return [m, user ? await user.values(flock, m) : {}] as const;
+    };
     if (outPlan !== null) {
       mkdirSync(outPlan.dir, { recursive: true });
       writeFileSync(outPlan.paramsFile, `${JSON.stringify(paramsRecord(p, flock), null, 2)}\n`);
@@ -355,10 +388,11 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
         outPlan.dir,
         { kernel: info0?.kernel ?? 'unknown', version: VERSION },
         outPlan.append,
+        user?.columns ?? [],
       );
       files.push(`${outPlan.dir}/metrics.csv`, `${outPlan.dir}/metrics.ndjson`);
       // appended metrics that end at the resumed step already hold its row
-      if (!outPlan.skipFirstRow) writer.write(flock.metrics());
+      if (!outPlan.skipFirstRow) writer.write(...(await row()));
     }
     const start = flock.stepCount;
     const end = start + p.steps;
@@ -380,7 +414,7 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
       agentSteps += count * n;
       chunk = nextChunk(n, dt);
       if (writer && (flock.stepCount % p.every === 0 || flock.stepCount === end))
-        writer.write(flock.metrics());
+        writer.write(...(await row()));
       if (traj && flock.stepCount % p.every === 0) traj.frame(flock, 0);
       progress.update(flock.stepCount - start);
       // let the event loop run (signals), since a cpu step resolves without yielding
@@ -391,7 +425,7 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
     if (traj) files.push(traj.path);
     if (writer) {
       // the last completed step always has a row (also when Ctrl-C stopped the run between rows)
-      if (writer.lastStep !== flock.stepCount) writer.write(flock.metrics());
+      if (writer.lastStep !== flock.stepCount) writer.write(...(await row()));
       writer.close();
     }
     const metrics = flock.metrics();
@@ -424,6 +458,7 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
       out: p.outDir,
       files,
       metricsRows: writer?.rows ?? 0,
+      ...(user ? { userMetrics: { ...(await row())[1] } } : {}),
     };
     out(p.json ? JSON.stringify(summary) : humanSummary(summary));
     return interrupted ? 130 : 0;

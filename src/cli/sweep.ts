@@ -1,8 +1,9 @@
-import { basename, extname } from 'node:path';
+import { basename, dirname, extname } from 'node:path';
 import { gatherResults, writeSweepTables } from '../experiments/collect.ts';
 import { MAX_NESTING, MAX_RUNS, MAX_SAMPLE_ROWS, MAX_SWEEP_FILE_BYTES } from '../experiments/limits.ts';
 import { parseShard, type Shard } from '../experiments/shard.ts';
 import {
+  metricsModulePath,
   parseSweep,
   planRuns,
   readSweepFile,
@@ -42,7 +43,11 @@ export const SWEEP_HELP = {
   details: [
     'The sweep file: preset, params (overrides), axes ({field: [values]} or {field: {from, to, step|count, scale}};',
     'add `with: other` to move an axis together with another), seeds: [..] or replicates: R, steps, every,',
-    `backend (${SWEEP_BACKENDS.join('|')}), kernel (${SWEEP_KERNELS.join('|')}), trajectory: {every: K}. See docs/experiments.md.`,
+    `backend (${SWEEP_BACKENDS.join('|')}), kernel (${SWEEP_KERNELS.join('|')}), trajectory: {every: K},`,
+    'metrics: {module: FILE.mjs, columns: [..]} (your own metric function, run in the workers: trusted code),',
+    'stop: {metric, above|below: X, for: K} (steps is then the limit), phases: [{name, steps, set, ramp, stop}]',
+    "(each phase from the previous one's final state), sample: {method: random|lhs, n, seed} over {from, to} axes.",
+    'See docs/experiments.md.',
     'Runs go to a pool of worker threads, one flock each (backend auto: flocks of `large` agents or more run',
     'one at a time on the workers backend). Each finished run is written to DIR/runs/ at once: run the same',
     'command again after an interruption and only unfinished runs run. At the end DIR/samples.{parquet,csv}',
@@ -75,7 +80,7 @@ export async function sweepCommand(argv: readonly string[]): Promise<number> {
   throwIfProblems(problems);
   // every problem of the file's content names the file and the key
   const inFile: string[] = [];
-  const spec = parseSweep(raw, inFile);
+  const spec = parseSweep(raw, inFile, { baseDir: dirname(file!) });
   const runs = spec === null ? null : planRuns(spec, inFile);
   throwIfProblems(inFile.map((p) => `${file}: ${p}`));
   const dir = f.string('out') ?? basename(file!, extname(file!));
@@ -97,14 +102,21 @@ export async function sweepCommand(argv: readonly string[]): Promise<number> {
       f.bool('json')
         ? JSON.stringify(plan)
         : [
-            `murmur sweep ${spec!.name}: ${plan.runs} runs (${plan.axes.map((a) => `${a.field} × ${a.values.length}${a.with ? ` with ${a.with}` : ''}`).join(', ') || 'no axes'}, ${spec!.seeds.length} seed(s)), ${spec!.steps} steps, metrics every ${spec!.every}`,
+            `murmur sweep ${spec!.name}: ${plan.runs} runs (${plan.axes.map((a) => `${a.field} × ${a.values.length}${a.with ? ` with ${a.with}` : ''}`).join(', ') || 'no axes'}${spec!.sample ? ` (${spec!.sample.method} sample of ${spec!.sample.n})` : ''}, ${spec!.seeds.length} seed(s)), ${spec!.phases ? `${spec!.phases.length} phases, ` : ''}${spec!.stop || spec!.phases?.some((p) => p.stop) ? 'at most ' : ''}${spec!.steps} steps, metrics every ${spec!.every}${spec!.metrics ? ` (+ ${spec!.metrics.columns.join(', ')} from ${spec!.metrics.module})` : ''}`,
             `${pool} in the worker-thread pool, ${plan.serial} one at a time on a multi-thread backend; output ${dir}`,
           ].join('\n'),
     );
     return 0;
   }
   claimDir(dir, spec!);
-  const o = await executeSweep({ dir, spec: spec!, runs: runs!, shard, ...(jobs ? { jobs } : {}) });
+  const o = await executeSweep({
+    dir,
+    spec: spec!,
+    runs: runs!,
+    shard,
+    ...(jobs ? { jobs } : {}),
+    metricsPath: metricsModulePath(spec!, file!),
+  });
   const files: string[] = [];
   const complete = !o.interrupted && o.failed.length === 0;
   if (complete && shard === null) {
@@ -126,7 +138,9 @@ export async function sweepCommand(argv: readonly string[]): Promise<number> {
     const lines = [
       `murmur sweep ${spec!.name}${shard ? ` (shard ${shard.i}/${shard.n})` : ''}: ${o.ran} runs in ${(o.wallMs / 1000).toFixed(1)} s on ${o.jobs} worker thread(s)${o.serial ? ` + ${o.serial} one at a time` : ''}; ${o.skipped} finished before, kept; ${o.failed.length} failed${o.interrupted ? '; interrupted' : ''}`,
     ];
-    for (const x of o.failed.slice(0, 10)) lines.push(`  run ${x.index}: ${x.message}`);
+    // a run's own message may name it already (run 0, step 10: metric a: …)
+    for (const x of o.failed.slice(0, 10))
+      lines.push(`  ${x.message.startsWith(`run ${x.index},`) ? '' : `run ${x.index}: `}${x.message}`);
     if (o.interrupted || o.failed.length)
       lines.push(`run the same command again to finish the sweep (finished runs are kept in ${dir}/runs)`);
     else if (shard)

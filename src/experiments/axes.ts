@@ -12,6 +12,22 @@ export interface Axis {
   readonly values: readonly AxisValue[];
   /** Moves together with this other axis (same length) instead of spanning its own dimension. */
   readonly with: string | null;
+  /** A sampled axis (`sample:`): the range its values were drawn from. */
+  readonly range?: { readonly from: number; readonly to: number; readonly scale: 'linear' | 'log' };
+}
+
+/** A range with neither step nor count (`{from, to[, scale]}`): drawn by the sweep's `sample`. */
+export function isSampledRange(raw: unknown): boolean {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return false;
+  const r = raw as Record<string, unknown>;
+  return (
+    r.from !== undefined &&
+    r.to !== undefined &&
+    r.step === undefined &&
+    r.count === undefined &&
+    r.values === undefined &&
+    r.with === undefined
+  );
 }
 
 /** Largest number of values one range may expand to (a typo such as step 1e-9 must not hang). */

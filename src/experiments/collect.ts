@@ -50,6 +50,13 @@ export function readSweepDir(dir: string, problems: string[]): { spec: SweepSpec
   return { spec, text };
 }
 
+/** A stop rule as sweep.json holds it, back in the form of a sweep file. */
+function stopAsWritten(rule: unknown): unknown {
+  if (rule === null || typeof rule !== 'object' || Array.isArray(rule)) return rule;
+  const { op, value, ...rest } = rule as Record<string, unknown>;
+  return typeof op === 'string' ? { ...rest, [op]: value } : rule;
+}
+
 /** sweep.json (a SweepSpec) back in the sweep-file form parseSweep reads. */
 function asSweepFile(raw: unknown): unknown {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return raw;
@@ -58,14 +65,33 @@ function asSweepFile(raw: unknown): unknown {
   if (Array.isArray(s.axes))
     for (const a of s.axes as Record<string, unknown>[]) {
       if (a === null || typeof a !== 'object' || typeof a.field !== 'string') return raw;
-      axes[a.field] = a.with === null ? { values: a.values } : { values: a.values, with: a.with };
+      // a sampled axis is drawn again from its range and the sample's seed: the values must match
+      axes[a.field] =
+        a.range !== undefined
+          ? a.range
+          : a.with === null
+            ? { values: a.values }
+            : { values: a.values, with: a.with };
     }
-  const { preset, kernel, trajectoryEvery, axes: _axes, ...rest } = s;
+  const { preset, kernel, trajectoryEvery, axes: _axes, stop, phases, steps, ...rest } = s;
   return {
     ...rest,
+    ...(phases === undefined ? { steps } : {}),
     ...(preset !== null ? { preset } : {}),
     ...(kernel !== 'auto' ? { kernel } : {}),
     ...(trajectoryEvery !== 0 ? { trajectory: { every: trajectoryEvery } } : {}),
+    ...(stop !== undefined ? { stop: stopAsWritten(stop) } : {}),
+    ...(Array.isArray(phases)
+      ? {
+          phases: phases.map((p) => {
+            if (p === null || typeof p !== 'object') return p;
+            const { stop: ps, ...q } = p as Record<string, unknown>;
+            return ps === null ? q : { ...q, stop: stopAsWritten(ps) };
+          }),
+        }
+      : phases !== undefined
+        ? { phases }
+        : {}),
     axes,
   };
 }
@@ -115,6 +141,6 @@ export function writeSweepTables(out: string, spec: SweepSpec, results: readonly
   mkdirSync(out, { recursive: true });
   return [
     ...writeTable(samplesTable(spec, results), join(out, 'samples')),
-    ...writeTable(runsTable(results), join(out, 'runs')),
+    ...writeTable(runsTable(results, spec), join(out, 'runs')),
   ];
 }

@@ -7,6 +7,7 @@ import { resolveParams } from '../params/validate.ts';
 import { fields, getPath } from '../params/walk.ts';
 import { readSweepDir } from './collect.ts';
 import { MAX_PLOT_INPUT_BYTES } from './limits.ts';
+import { phaseFields } from './phases.ts';
 import { clippedBand } from './plot-series.ts';
 import { DIGEST_KEY, parquetSealProblem } from './table.ts';
 
@@ -20,6 +21,12 @@ export interface SampleTable {
   readonly source: string;
   /** A run's parameter changes (`murmur run --resume … --set`), in step order. */
   readonly changes?: readonly ParamChange[];
+  /** The user metrics' columns (a sweep with `metrics`). */
+  readonly userMetrics?: readonly string[];
+  /** A sweep with phases: phaseName and the fields phases set (for --x and the phase diagrams). */
+  readonly phaseFields?: readonly string[];
+  /** Axes drawn by the sweep's `sample` (scattered, not a grid), with the scale of their range. */
+  readonly sampled?: Readonly<Record<string, 'linear' | 'log'>>;
 }
 
 /** Where a resumed run changed parameters: its first step, and what changed (`a.b 1→3`). */
@@ -87,7 +94,10 @@ async function readParquetSamples(
     return null;
   }
   const axes = sweep.spec.axes.map((a) => a.field);
-  const want = ['run', ...axes, 'replicate', 'seed', 'step', 't', ...METRIC_COLUMNS];
+  const user = sweep.spec.metrics?.columns ?? [];
+  const phased = sweep.spec.phases ? ['phaseName', ...phaseFields(sweep.spec.phases)] : [];
+  const phaseCols = phased.length ? ['phase', ...phased] : [];
+  const want = ['run', ...axes, 'replicate', 'seed', ...phaseCols, 'step', 't', ...METRIC_COLUMNS, ...user];
   const names = columns.map((c) => c.name);
   if (JSON.stringify(names) !== JSON.stringify(want)) {
     problems.push(`${parquet}: columns ${names.join(', ')}; allowed: the sweep's ${want.join(', ')}`);
@@ -111,7 +121,9 @@ async function readParquetSamples(
   });
   const links: Record<string, string> = {};
   for (const a of sweep.spec.axes) if (a.with) links[a.field] = a.with;
-  return { swept: axes, links, rows, source: parquet };
+  const sampled: Record<string, 'linear' | 'log'> = {};
+  for (const a of sweep.spec.axes) if (a.range) sampled[a.field] = a.range.scale;
+  return { swept: axes, links, rows, source: parquet, userMetrics: user, phaseFields: phased, sampled };
 }
 
 /**
@@ -171,7 +183,9 @@ function readCsvSamples(dir: string, csv: string, problems: string[]): SampleTab
     problems.push(`${csv}: no rows; allowed: at least one row of metrics`);
     return null;
   }
-  const numeric = new Set<string>(METRIC_KEYS);
+  // every column but the row's origin is a number (the user metrics of `murmur run --metrics` too)
+  const numeric = new Set<string>(header.filter((k) => k !== 'kernel' && k !== 'version'));
+  const user = header.filter((k) => numeric.has(k) && !(METRIC_KEYS as readonly string[]).includes(k));
   const whole = new Set(['step', 'alivePrey', 'alivePredators', 'clusters']);
   const rows: Record<string, number | string>[] = [];
   for (let n = 1; n < lines.length; n++) {
@@ -202,7 +216,7 @@ function readCsvSamples(dir: string, csv: string, problems: string[]): SampleTab
   }
   const changes = paramChanges(dir, params, problems);
   if (changes === null) return null;
-  return { swept: [], rows, source: csv, changes };
+  return { swept: [], rows, source: csv, changes, userMetrics: user };
 }
 
 /** A params file without the `murmur` record (`murmur run` writes version, backend, start step). */
@@ -252,6 +266,14 @@ function paramChanges(dir: string, first: Params, problems: string[]): ParamChan
     before = after;
   }
   return out;
+}
+
+/** First sample time of a segment: 0 for a whole run; a phase's first sample otherwise. */
+function r0t(rows: readonly Record<string, number | string | boolean>[]): number {
+  if (rows[0].phase === undefined) return 0;
+  let t = Number.POSITIVE_INFINITY;
+  for (const r of rows) t = Math.min(t, r.t as number); // not Math.min(...): a run may hold 10⁶ samples
+  return t;
 }
 
 /** Mean and sample standard deviation (0 for one value). */
@@ -326,21 +348,31 @@ export function phasePoints(
   y: string | null,
   tail: number,
 ): PhasePoint[] {
-  const runs = new Map<number, Record<string, number | string | boolean>[]>();
+  // a run, or with phases each phase of a run, is one segment
+  const runs = new Map<string, Record<string, number | string | boolean>[]>();
   for (const r of table.rows) {
-    const id = r.run as number;
+    const id = `${r.run}/${r.phase ?? ''}`;
     (runs.get(id) ?? runs.set(id, []).get(id)!).push(r);
   }
   // fields that move with x or y are not separate series
   const lead = (f: string) => table.links?.[f] ?? f;
   const on = new Set([lead(x), ...(y ? [lead(y)] : [])]);
-  const rest = table.swept.filter((f) => !on.has(lead(f)));
+  // against a field the phases set, the phases' other fields move with it: the branch (phaseName) is the series
+  const phased = table.phaseFields ?? [];
+  const byPhase = phased.includes(x) || (y !== null && phased.includes(y));
+  const extra = (byPhase ? ['phaseName'] : phased).filter((f) => f !== x && f !== y);
+  const rest = [...table.swept.filter((f) => !on.has(lead(f))), ...extra];
   const out: PhasePoint[] = [];
   for (const metric of metrics) {
     const groups = new Map<string, { first: Record<string, unknown>; values: number[] }>();
     for (const rows of runs.values()) {
-      const tEnd = Math.max(...rows.map((r) => r.t as number));
-      const late = rows.filter((r) => (r.t as number) >= tail * tEnd).map((r) => r[metric] as number);
+      let tEnd = Number.NEGATIVE_INFINITY;
+      for (const r of rows) tEnd = Math.max(tEnd, r.t as number); // not Math.max(...): too many arguments
+      // a phase's segment starts where the phase does (its first sample; 0 for a whole run)
+      const tStart = r0t(rows);
+      const late = rows
+        .filter((r) => (r.t as number) >= tStart + tail * (tEnd - tStart))
+        .map((r) => r[metric] as number);
       const finite = late.filter(Number.isFinite);
       if (finite.length === 0) continue;
       const v = finite.reduce((a, b) => a + b, 0) / finite.length;

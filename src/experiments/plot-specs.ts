@@ -80,7 +80,7 @@ export function timeSeriesSpec(
     changes?: readonly ParamChange[];
   } & FigureText,
 ): VegaLiteSpec {
-  const reps = Math.max(...points.map((p) => p.n));
+  const reps = points.reduce((m, p) => Math.max(m, p.n), 0); // not Math.max(...): a run may hold 10⁶ samples
   const labels = o.order?.labels ?? [...new Set(points.map((p) => p.series))];
   const series = labels.length;
   const facet = series > 1 && o.facet === true;
@@ -186,7 +186,7 @@ export function phase1dSpec(
   const metrics = [...new Set(points.map((p) => p.metric))];
   const rests = new Set(points.map((p) => p.rest));
   const data = points.map((p) => ({ ...p, series: rests.size > 1 ? `${p.metric} (${p.rest})` : p.metric }));
-  const reps = Math.max(...points.map((p) => p.n));
+  const reps = points.reduce((m, p) => Math.max(m, p.n), 0); // not Math.max(...): a run may hold 10⁶ samples
   const quantitative = xType(points) === 'quantitative';
   const xEnc = {
     field: 'x',
@@ -211,7 +211,7 @@ export function phase1dSpec(
     config: config(o.fontSize),
     title: {
       text: o.title ?? `${metrics.join(', ')} against ${x}`,
-      subtitle: `each run's mean over t ≥ ${o.tail} · t_end${reps > 1 ? `; mean ± sd over ${reps} replicates` : ''}`,
+      subtitle: `${points.some((p) => /(^|, )phaseName=/.test(p.rest)) ? `each phase's mean over its last ${+((1 - o.tail) * 100).toPrecision(3)} %` : `each run's mean over t ≥ ${o.tail} · t_end`}${reps > 1 ? `; mean ± sd over ${reps} replicates` : ''}`,
     },
     width: o.width,
     height: o.height,

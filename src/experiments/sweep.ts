@@ -8,6 +8,7 @@ import { runPool } from './pool.ts';
 import { SweepProgress } from './progress.ts';
 import { finishedResult, SWEEP_FILE, saveResult, TRAJECTORY_DIR, trajectoryPath } from './results.ts';
 import { type RunSettings, runOne } from './run-one.ts';
+import { phasesOf } from './schedule.ts';
 import { inShard, type Shard } from './shard.ts';
 import type { RunSpec, SweepSpec } from './spec.ts';
 import { sweepText } from './spec.ts';
@@ -67,12 +68,17 @@ export async function executeSweep(o: {
   shard: Shard | null;
   jobs?: number;
   label?: string;
+  /** The metrics module's absolute path (a sweep with `metrics`: metricsModulePath). */
+  metricsPath?: string | null;
 }): Promise<SweepOutcome> {
   const t0 = performance.now();
   const { dir, spec } = o;
   const mine = o.runs.filter((r) => inShard(r.index, o.shard));
   const todo = mine.filter((r) => finishedResult(dir, r, spec) === null);
   if (spec.trajectoryEvery > 0) mkdirSync(join(dir, TRAJECTORY_DIR), { recursive: true });
+  if (spec.metrics && !o.metricsPath) throw new Error('internal: a sweep with metrics needs metricsPath');
+  const metrics =
+    spec.metrics && o.metricsPath ? { path: o.metricsPath, columns: spec.metrics.columns } : null;
   const settings = (r: RunSpec, backend: RunSettings['backend']): RunSettings => ({
     steps: spec.steps,
     every: spec.every,
@@ -81,6 +87,8 @@ export async function executeSweep(o: {
     ...(spec.threads ? { threads: spec.threads } : {}),
     trajectoryEvery: spec.trajectoryEvery,
     ...(spec.trajectoryEvery > 0 ? { trajectoryPath: trajectoryPath(dir, r.index) } : {}),
+    ...(spec.stop || spec.phases ? { phases: phasesOf(spec) } : {}),
+    ...(metrics ? { metrics } : {}),
   });
   const pooled = todo.filter((r) => placement(spec, r) === 'pool');
   const serial = todo.filter((r) => placement(spec, r) !== 'pool');

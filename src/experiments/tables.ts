@@ -1,6 +1,7 @@
 import { METRIC_KEYS, type Metrics } from '../metrics/metrics.ts';
 import type { LeafSpec } from '../params/spec.ts';
 import { fieldByPath, fields, getPath } from '../params/walk.ts';
+import { phaseFields } from './phases.ts';
 import type { RunResult } from './run-one.ts';
 import type { SweepSpec } from './spec.ts';
 import type { Column, ColumnType, Table } from './table.ts';
@@ -29,7 +30,9 @@ function col(name: string, type: ColumnType): Column {
 
 /**
  * The tidy table: one row per run per sample. Columns: run, the swept fields (dotted names, in
- * axis order), replicate, seed, step, t (= step · dt), then every metric. Rows by run, then step.
+ * axis order), replicate, seed, [with phases: phase, phaseName and the fields phases set, their
+ * value in force], step, t (= step · dt), then every metric, then the user metrics. Rows by run,
+ * then step.
  */
 export function samplesTable(spec: SweepSpec, results: readonly RunResult[]): Table {
   const run = col('run', 'int32');
@@ -39,9 +42,36 @@ export function samplesTable(spec: SweepSpec, results: readonly RunResult[]): Ta
   const step = col('step', 'int64');
   const t = col('t', 'double');
   const metrics = METRIC_COLUMNS.map((k) => col(k, INT_METRICS.has(k) ? 'int32' : 'double'));
+  const userNames = spec.metrics?.columns ?? [];
+  const user = userNames.map((k) => col(k, 'double'));
+  const phases = spec.phases ?? null;
+  const setFields = phases ? phaseFields(phases) : [];
+  const phase = col('phase', 'int32');
+  const phaseName = col('phaseName', 'string');
+  const inForce = setFields.map((f) => col(f, fieldType(fieldByPath.get(f)!.spec)));
   for (const r of sorted(results)) {
     const n = r.samples.step.length;
+    // each phase's values of the fields phases set, from the run's parameters on
+    const valuesOf = phases
+      ? phases.map((_, p) =>
+          setFields.map((f) => {
+            for (let j = p; j >= 0; j--) if (f in phases[j].set) return phases[j].set[f];
+            return getPath(r.params as unknown as Record<string, unknown>, fieldByPath.get(f)!) as number;
+          }),
+        )
+      : [];
+    // the phase of sample i: phase p holds the samples after the previous phase's end up to its own
+    let ph = 0;
     for (let i = 0; i < n; i++) {
+      if (phases) {
+        const ends = r.phases ?? [];
+        while (ph < ends.length - 1 && r.samples.step[i] > ends[ph].end) ph++;
+        phase.data.push(ph);
+        phaseName.data.push(phases[ph].name);
+        inForce.forEach((c, j) => {
+          c.data.push(valuesOf[ph][j]);
+        });
+      }
       run.data.push(r.index);
       spec.axes.forEach((a, j) => {
         swept[j].data.push(r.values[a.field]);
@@ -53,9 +83,13 @@ export function samplesTable(spec: SweepSpec, results: readonly RunResult[]): Ta
       METRIC_COLUMNS.forEach((k, j) => {
         metrics[j].data.push(r.samples[k][i]);
       });
+      userNames.forEach((k, j) => {
+        user[j].data.push(r.samples[k][i]);
+      });
     }
   }
-  return { columns: [run, ...swept, replicate, seed, step, t, ...metrics] };
+  const phaseColumns = phases ? [phase, phaseName, ...inForce] : [];
+  return { columns: [run, ...swept, replicate, seed, ...phaseColumns, step, t, ...metrics, ...user] };
 }
 
 /** Columns that measure the machine, not the model: they differ between two runs of the same sweep. */
@@ -64,9 +98,10 @@ export const TIMING_COLUMNS = ['wallMs', 'stepMs', 'agentStepsPerSec'] as const;
 /**
  * The runs table: one row per run. Columns: run, replicate, every parameter (dotted names, schema
  * order; obstacles as JSON), backend, kernel, threads, version, steps, wall and stepping time,
- * agent-steps/s, then every metric at the last step.
+ * agent-steps/s, [with a stop rule: stoppedBy; with phases: phaseEnds as JSON], then every
+ * metric at the last step, then the user metrics at the last step.
  */
-export function runsTable(results: readonly RunResult[]): Table {
+export function runsTable(results: readonly RunResult[], spec?: SweepSpec): Table {
   const run = col('run', 'int32');
   const replicate = col('replicate', 'int32');
   const params = fields.map((f) => col(f.path, fieldType(f.spec)));
@@ -79,7 +114,16 @@ export function runsTable(results: readonly RunResult[]): Table {
   const stepMs = col('stepMs', 'double');
   const rate = col('agentStepsPerSec', 'double');
   const finals = METRIC_COLUMNS.map((k) => col(k, INT_METRICS.has(k) ? 'int32' : 'double'));
+  const userNames = spec?.metrics?.columns ?? [];
+  const userFinals = userNames.map((k) => col(k, 'double'));
+  const stoppedBy = col('stoppedBy', 'string');
+  const phaseEnds = col('phaseEnds', 'string');
   for (const r of sorted(results)) {
+    stoppedBy.data.push(r.phases?.at(-1)?.by ?? '');
+    phaseEnds.data.push(JSON.stringify(r.phases ?? []));
+    userNames.forEach((k, j) => {
+      userFinals[j].data.push(r.samples[k][r.samples[k].length - 1]);
+    });
     run.data.push(r.index);
     replicate.data.push(r.replicate);
     fields.forEach((f, j) => {
@@ -113,7 +157,10 @@ export function runsTable(results: readonly RunResult[]): Table {
       wallMs,
       stepMs,
       rate,
+      ...(spec?.stop ? [stoppedBy] : []),
+      ...(spec?.phases ? [phaseEnds] : []),
       ...finals,
+      ...userFinals,
     ],
   };
 }

@@ -90,6 +90,8 @@ const TYPES = {
     'KernelName',
     'LeafSpec',
     'LeafValue',
+    'MetricFunction',
+    'MetricInput',
     'Metrics',
     'NumberSpec',
     'ParamIssue',
