@@ -59,6 +59,6 @@ describe('plot data of long runs', () => {
     assert.equal(points.at(-1)?.t, 29_999.9);
     // one replicate: no band, and the title says so
     const spec = timeSeriesSpec('polarization', points, { width: 600, height: 300 });
-    assert.equal(spec.title, 'polarization: mean');
+    assert.equal(spec.title, 'polarization');
   });
 });
