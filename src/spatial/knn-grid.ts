@@ -1,0 +1,214 @@
+/**
+ * k nearest neighbours through the uniform grid: the same answer as knnAllPairs (knn.ts), found
+ * by visiting shells of cells around the query's cell, s = 0, 1, 2, … (the cells s cells away,
+ * Chebyshev, each cell once also in periodic worlds narrower than the shell), until no unvisited
+ * agent can enter the list: every unvisited cell is at least s + 1 cells away along some axis,
+ * so an agent in it is at least `s · cell + (the query's distance to its own cell's face)` away.
+ * Inside a shell, a cell whose box is farther than the k-th hit so far is skipped whole.
+ *
+ * Reads the grid and the sorted half a step already has (UniformGrid.build + scatter: the agents
+ * of the cell with key k are the slots cellStart[k] .. cellStart[k + 1]) and changes neither;
+ * allocates nothing per query (the hits and this object's few fields are reused).
+ */
+import type { Half } from '../state/layout.ts';
+import type { UniformGrid } from './grid.ts';
+import { type KnnHits, knnDistance2, knnLimit } from './knn.ts';
+
+/**
+ * Slack on the distance bounds, as a fraction of the world's side: a cell's box is computed from
+ * c · cell in float64 and an agent's cell from floor(p · inv), both a few ulps from the exact
+ * values; the bounds are lowered by far more than that, so they never exceed a true distance.
+ */
+const SLACK = 2 ** -40;
+
+/** The grid search. One per thread; `search` fills the hits given. */
+export class GridKnn {
+  /** Distances computed (candidates examined), summed over searches: the benchmark's count. */
+  candidates = 0;
+  /** Cells whose agents were examined, summed over searches. */
+  cells = 0;
+  /** Shells visited (1 + the largest s), summed over searches. */
+  shells = 0;
+
+  // per-query state, per axis (kept as fields: no allocation per query)
+  private readonly c = new Int32Array(3);
+  private readonly n = new Int32Array(3);
+  /** Query's distance to its cell's lower and upper face (≥ 0). */
+  private readonly below = new Float64Array(3);
+  private readonly above = new Float64Array(3);
+  private readonly slack = new Float64Array(3);
+  /** Loop bounds of the current shell per axis (see span). */
+  private readonly lo = new Int32Array(3);
+  private readonly hi = new Int32Array(3);
+  private readonly full = new Uint8Array(3);
+
+  /**
+   * The k nearest live agents of the sorted half `h` to the agent in slot `self` (left out),
+   * within `maxRadius` (d² < maxRadius²), ties broken by id: exactly knnAllPairs' hits.
+   * `grid` must have been built over `h` (its cell starts index h). Returns the hits found.
+   */
+  search(
+    grid: UniformGrid,
+    h: Half,
+    self: number,
+    k: number,
+    hits: KnnHits,
+    maxRadius = Number.POSITIVE_INFINITY,
+  ): number {
+    const r2 = knnLimit(k, maxRadius, hits);
+    const x = h.px[self];
+    const y = h.py[self];
+    const z = grid.dimensions === 2 ? 0 : h.pz[self];
+    const { c, n, below, above, slack } = this;
+    for (let a = 0; a < 3; a++) {
+      const pa = a === 0 ? x : a === 1 ? y : z;
+      n[a] = grid.n[a];
+      c[a] = grid.coord(a as 0 | 1 | 2, pa);
+      const lo = pa - c[a] * grid.cell[a];
+      below[a] = lo > 0 ? lo : 0;
+      above[a] = grid.cell[a] - lo > 0 ? grid.cell[a] - lo : 0;
+      slack[a] = grid.size[a] * SLACK;
+    }
+    for (let s = 0; ; s++) {
+      this.shells++;
+      this.visitShell(grid, h, self, x, y, z, s, r2, hits);
+      const bound = this.unvisitedBound(grid, s);
+      if (bound < 0) break; // every cell visited
+      const b2 = bound * bound;
+      if (b2 >= r2) break; // nothing unvisited lies within the radius
+      if (hits.full() && b2 > hits.worst()) break; // nothing unvisited can beat the k-th
+    }
+    return hits.count;
+  }
+
+  /**
+   * A lower bound on the distance of every agent in a cell more than s cells away, or −1 when
+   * no such cell exists (every axis covered).
+   */
+  private unvisitedBound(grid: UniformGrid, s: number): number {
+    const { c, n, below, above, slack } = this;
+    let bound = Number.POSITIVE_INFINITY;
+    for (let a = 0; a < 3; a++) {
+      const w = grid.cell[a] * s;
+      if (grid.wrap) {
+        if (2 * s + 1 >= n[a]) continue;
+        bound = Math.min(bound, w + Math.min(below[a], above[a]) - slack[a]);
+      } else {
+        if (c[a] - s > 0) bound = Math.min(bound, w + below[a] - slack[a]);
+        if (c[a] + s < n[a] - 1) bound = Math.min(bound, w + above[a] - slack[a]);
+      }
+    }
+    return bound === Number.POSITIVE_INFINITY ? -1 : bound > 0 ? bound : 0;
+  }
+
+  /** Visit the cells exactly s cells (Chebyshev, periodic where the world wraps) from the query's. */
+  private visitShell(
+    grid: UniformGrid,
+    h: Half,
+    self: number,
+    x: number,
+    y: number,
+    z: number,
+    s: number,
+    r2: number,
+    hits: KnnHits,
+  ): void {
+    const { lo, hi, full } = this;
+    for (let a = 0; a < 3; a++) this.span(grid, a, s);
+    const fz = full[2] === 1;
+    const fy = full[1] === 1;
+    const fx = full[0] === 1;
+    const lx = lo[0];
+    const hx = hi[0];
+    for (let tz = lo[2]; tz <= hi[2]; tz++) {
+      const sz = this.level(2, tz, fz);
+      if (sz > s) continue;
+      const gz = this.gap(grid, 2, tz, sz, fz);
+      for (let ty = lo[1]; ty <= hi[1]; ty++) {
+        const sy = this.level(1, ty, fy);
+        if (sy > s) continue;
+        const gy = this.gap(grid, 1, ty, sy, fy);
+        const edge = sz === s || sy === s;
+        // rows inside the shell's faces: only the cells s away along x (at most two); rows on a
+        // face: every cell within s along x
+        const step = edge || fx || s === 0 ? 1 : 2 * s;
+        for (let tx = edge || fx ? lx : this.c[0] - s; tx <= hx; tx += step) {
+          if (!fx && !grid.wrap && (tx < 0 || tx >= this.n[0])) continue;
+          const sx = this.level(0, tx, fx);
+          if (sx > s || (!edge && sx !== s)) continue;
+          const gx = this.gap(grid, 0, tx, sx, fx);
+          const g2 = gx * gx + gy * gy + gz * gz;
+          if (g2 >= r2 || (hits.full() && g2 > hits.worst())) continue;
+          const key = grid.key(this.wrapped(0, tx, fx), this.wrapped(1, ty, fy), this.wrapped(2, tz, fz));
+          this.scan(grid, h, self, x, y, z, key, r2, hits);
+        }
+      }
+    }
+  }
+
+  /** Test every agent of one cell. */
+  private scan(
+    grid: UniformGrid,
+    h: Half,
+    self: number,
+    x: number,
+    y: number,
+    z: number,
+    key: number,
+    r2: number,
+    hits: KnnHits,
+  ): void {
+    const start = grid.cellStart[key];
+    const end = grid.cellStart[key + 1];
+    this.cells++;
+    for (let j = start; j < end; j++) {
+      if (j === self) continue;
+      this.candidates++;
+      const d2 = knnDistance2(h, j, x, y, z, grid);
+      if (d2 < r2) hits.offer(d2, h.id[j], j);
+    }
+  }
+
+  /**
+   * The loop bounds along axis a at reach s into lo, hi, and whether the reach covers the whole
+   * periodic axis (then t is the cell coordinate itself, 0 .. n − 1, each once). Otherwise t is
+   * the unwrapped coordinate c − s .. c + s (clamped to the grid in a bounded world).
+   */
+  private span(grid: UniformGrid, a: number, s: number): void {
+    const c = this.c[a];
+    const n = this.n[a];
+    const full = grid.wrap && 2 * s + 1 >= n;
+    this.full[a] = full ? 1 : 0;
+    this.lo[a] = full ? 0 : grid.wrap ? c - s : Math.max(0, c - s);
+    this.hi[a] = full ? n - 1 : grid.wrap ? c + s : Math.min(n - 1, c + s);
+  }
+
+  /** Cells between the query's and t along axis a (periodic distance when the axis is covered). */
+  private level(a: number, t: number, full: boolean): number {
+    const d = Math.abs(t - this.c[a]);
+    return full ? Math.min(d, this.n[a] - d) : d;
+  }
+
+  /** The cell coordinate of t along axis a. */
+  private wrapped(a: number, t: number, full: boolean): number {
+    if (full) return t;
+    const n = this.n[a];
+    return t < 0 ? t + n : t >= n ? t - n : t;
+  }
+
+  /**
+   * A lower bound on the distance along axis a from the query to any agent of the cell at t,
+   * `level` cells away: the cells between, plus the query's distance to the facing side of its
+   * own cell (the nearer side when the axis is covered and either image may be the nearer).
+   */
+  private gap(grid: UniformGrid, a: number, t: number, level: number, full: boolean): number {
+    if (level === 0) return 0;
+    const face = full
+      ? Math.min(this.below[a], this.above[a])
+      : t < this.c[a]
+        ? this.below[a]
+        : this.above[a];
+    const g = (level - 1) * grid.cell[a] + face - this.slack[a];
+    return g > 0 ? g : 0;
+  }
+}
