@@ -4,7 +4,8 @@
  * Chebyshev, each cell once also in periodic worlds narrower than the shell), until no unvisited
  * agent can enter the list: every unvisited cell is at least s + 1 cells away along some axis,
  * so an agent in it is at least `s · cell + (the query's distance to its own cell's face)` away.
- * Inside a shell, a cell whose box is farther than the k-th hit so far is skipped whole.
+ * Shells 0 and 1 are read as the metric kernels read them (UniformGrid.cellRanges at reach 1);
+ * from shell 2 on, a cell whose box is farther than the k-th hit so far is skipped whole.
  *
  * Reads the grid and the sorted half a step already has (UniformGrid.build + scatter: the agents
  * of the cell with key k are the slots cellStart[k] .. cellStart[k + 1]) and changes neither;
@@ -12,7 +13,7 @@
  */
 import type { Half } from '../state/layout.ts';
 import type { UniformGrid } from './grid.ts';
-import { type KnnHits, knnDistance2, knnLimit } from './knn.ts';
+import { type KnnHits, knnLimit } from './knn.ts';
 
 /**
  * Slack on the distance bounds, as a fraction of the world's side: a cell's box is computed from
@@ -25,7 +26,7 @@ const SLACK = 2 ** -40;
 export class GridKnn {
   /** Distances computed (candidates examined), summed over searches: the benchmark's count. */
   candidates = 0;
-  /** Cells whose agents were examined, summed over searches. */
+  /** Cells whose agents were examined past the first 27 (one by one), summed over searches. */
   cells = 0;
   /** Shells visited (1 + the largest s), summed over searches. */
   shells = 0;
@@ -41,6 +42,13 @@ export class GridKnn {
   private readonly lo = new Int32Array(3);
   private readonly hi = new Int32Array(3);
   private readonly full = new Uint8Array(3);
+  /**
+   * The query's x, y, z and maxRadius², read by the helpers (doubles passed to a call that is not
+   * inlined are boxed on the heap: measured, a fifth of the search's time went to the collector).
+   */
+  private readonly query = new Float64Array(4);
+  /** The first pass's cell ranges (UniformGrid.cellRanges at reach 1: at most 27). */
+  private readonly ranges = new Int32Array(2 * 27);
 
   /**
    * The k nearest live agents of the sorted half `h` to the agent in slot `self` (left out),
@@ -59,7 +67,11 @@ export class GridKnn {
     const x = h.px[self];
     const y = h.py[self];
     const z = grid.dimensions === 2 ? 0 : h.pz[self];
-    const { c, n, below, above, slack } = this;
+    const { c, n, below, above, slack, query } = this;
+    query[0] = x;
+    query[1] = y;
+    query[2] = z;
+    query[3] = r2;
     for (let a = 0; a < 3; a++) {
       const pa = a === 0 ? x : a === 1 ? y : z;
       n[a] = grid.n[a];
@@ -69,14 +81,25 @@ export class GridKnn {
       above[a] = grid.cell[a] - lo > 0 ? grid.cell[a] - lo : 0;
       slack[a] = grid.size[a] * SLACK;
     }
-    for (let s = 0; ; s++) {
-      this.shells++;
-      this.visitShell(grid, h, self, x, y, z, s, r2, hits);
+    // shells 0 and 1 at once, as the metric kernels read them: the 27 cells (9 in 2D) in runs of
+    // adjacent cells. Not where a bounded axis has 3 cells or fewer: cellRanges then takes the
+    // whole axis, cells 2 away included, which shell 2 would visit again.
+    this.shells += 2;
+    if (grid.wrap || (n[0] > 3 && n[1] > 3 && (n[2] > 3 || grid.dimensions === 2))) {
+      const nr = grid.cellRanges(c[0], c[1], c[2], 1, 1, grid.dimensions === 2 ? 0 : 1, this.ranges);
+      for (let r = 0; r < nr; r++) this.scan(grid, h, self, this.ranges[2 * r], this.ranges[2 * r + 1], hits);
+    } else {
+      this.visitShell(grid, h, self, 0, hits);
+      this.visitShell(grid, h, self, 1, hits);
+    }
+    for (let s = 1; ; s++) {
       const bound = this.unvisitedBound(grid, s);
       if (bound < 0) break; // every cell visited
       const b2 = bound * bound;
       if (b2 >= r2) break; // nothing unvisited lies within the radius
       if (hits.full() && b2 > hits.worst()) break; // nothing unvisited can beat the k-th
+      this.shells++;
+      this.visitShell(grid, h, self, s + 1, hits);
     }
     return hits.count;
   }
@@ -102,17 +125,9 @@ export class GridKnn {
   }
 
   /** Visit the cells exactly s cells (Chebyshev, periodic where the world wraps) from the query's. */
-  private visitShell(
-    grid: UniformGrid,
-    h: Half,
-    self: number,
-    x: number,
-    y: number,
-    z: number,
-    s: number,
-    r2: number,
-    hits: KnnHits,
-  ): void {
+  private visitShell(grid: UniformGrid, h: Half, self: number, s: number, hits: KnnHits): void {
+    const q = this.query;
+    const r2 = q[3];
     const { lo, hi, full } = this;
     for (let a = 0; a < 3; a++) this.span(grid, a, s);
     const fz = full[2] === 1;
@@ -140,32 +155,49 @@ export class GridKnn {
           const g2 = gx * gx + gy * gy + gz * gz;
           if (g2 >= r2 || (hits.full() && g2 > hits.worst())) continue;
           const key = grid.key(this.wrapped(0, tx, fx), this.wrapped(1, ty, fy), this.wrapped(2, tz, fz));
-          this.scan(grid, h, self, x, y, z, key, r2, hits);
+          this.cells++;
+          this.scan(grid, h, self, grid.cellStart[key], grid.cellStart[key + 1], hits);
         }
       }
     }
   }
 
-  /** Test every agent of one cell. */
-  private scan(
-    grid: UniformGrid,
-    h: Half,
-    self: number,
-    x: number,
-    y: number,
-    z: number,
-    key: number,
-    r2: number,
-    hits: KnnHits,
-  ): void {
-    const start = grid.cellStart[key];
-    const end = grid.cellStart[key + 1];
-    this.cells++;
+  /**
+   * Test the agents of slots start .. end (a cell or a run of cells): knnDistance2's arithmetic written out (the property test holds
+   * the two searches equal), and a candidate no nearer than the k-th refused before the list.
+   */
+  private scan(grid: UniformGrid, h: Half, self: number, start: number, end: number, hits: KnnHits): void {
+    const q = this.query;
+    const x = q[0];
+    const y = q[1];
+    const z = q[2];
+    const r2 = q[3];
+    this.candidates += end - start - (self >= start && self < end ? 1 : 0);
+    const { px, py, pz, id } = h;
+    const wrap = grid.wrap;
+    const flat = grid.dimensions === 2;
+    const lx = grid.size[0];
+    const ly = grid.size[1];
+    const lz = grid.size[2];
+    // the k-th's d² (or the radius²): a candidate must be strictly nearer, or as near with a smaller id
+    let limit = hits.full() ? hits.worst() : r2;
     for (let j = start; j < end; j++) {
       if (j === self) continue;
-      this.candidates++;
-      const d2 = knnDistance2(h, j, x, y, z, grid);
-      if (d2 < r2) hits.offer(d2, h.id[j], j);
+      let dx = px[j] - x;
+      let dy = py[j] - y;
+      let dz = flat ? 0 : pz[j] - z;
+      if (wrap) {
+        if (dx > lx / 2) dx -= lx;
+        else if (dx < -lx / 2) dx += lx;
+        if (dy > ly / 2) dy -= ly;
+        else if (dy < -ly / 2) dy += ly;
+        if (dz > lz / 2) dz -= lz;
+        else if (dz < -lz / 2) dz += lz;
+      }
+      const d2 = dx * dx + dy * dy + dz * dz;
+      if (d2 > limit || d2 >= r2) continue;
+      hits.offer(d2, id[j], j);
+      if (hits.full()) limit = hits.worst();
     }
   }
 
