@@ -60,17 +60,21 @@ export let capX: f64 = 0;
 export let capY: f64 = 0;
 export let capZ: f64 = 0;
 
+/** 1 − unitFloat(word), exactly. */
+export function unitComplement(word: u32): f64 {
+  return <f64>(16777216 - (word >> 8)) * 5.9604644775390625e-8;
+}
+
 /**
- * A unit vector uniform on the cap of half-angle η/2 (at most π) around the unit direction
- * (dx, dy, dz), from two words, into capX, capY, capZ: the TypeScript twin's arithmetic.
+ * A unit vector uniform on the cap around the unit direction (dx, dy, dz), given below =
+ * 1 − cos(η/2) and above = 1 + cos(η/2) (the host's capBelow and capAbove), from two words, into
+ * capX, capY, capZ: the TypeScript twin's arithmetic.
  */
-export function capSample(dx: f64, dy: f64, dz: f64, eta: f64, word0: u32, word1: u32): void {
-  const half = Math.min(eta / 2, Math.PI);
-  const s = Math.sin(half / 2);
-  const t = unitFloat(word0) * 2 * s * s;
+export function capSample(dx: f64, dy: f64, dz: f64, below: f64, above: f64, word0: u32, word1: u32): void {
+  const t = unitFloat(word0) * below;
   const cosT = 1 - t;
-  const sinT = Math.sqrt(Math.max(0, t * (2 - t)));
-  const phi = 2 * Math.PI * unitFloat(word1);
+  const sinT = Math.sqrt(t * (above + unitComplement(word0) * below));
+  const phi = 2 * Math.PI * (unitFloat(word1) - 0.5);
   const cp = Math.cos(phi) * sinT;
   const sp = Math.sin(phi) * sinT;
   const sign: f64 = dz >= 0 ? 1 : -1;

@@ -119,28 +119,46 @@ export function noiseAngle2d(eta: number, word: number): number {
 }
 
 /**
+ * The cap's constants for noise η: 1 − cos(η/2) and 1 + cos(η/2), with η/2 at most π, computed
+ * without cancellation (2 sin²(η/4), 2 cos²(η/4)). Hosts compute them once per step in float64 and
+ * hand them to the kernels, so no kernel evaluates a trigonometric function for the polar angle
+ * (WGSL's sin and cos may err by 2⁻¹¹, which near η = 2π would move points by ~10⁻³).
+ */
+export function capBelow(eta: number): number {
+  const s = Math.sin(Math.min(eta / 2, Math.PI) / 2);
+  return 2 * s * s;
+}
+/** 1 + cos(η/2): see capBelow. */
+export function capAbove(eta: number): number {
+  const c = Math.cos(Math.min(eta / 2, Math.PI) / 2);
+  return 2 * c * c;
+}
+
+/**
  * A unit vector uniform on the spherical cap of half-angle η/2 (at most π: the whole sphere)
- * around the unit direction (dx, dy, dz), from two words (Vicsek's noise in 3D): cos θ uniform on
- * [cos(η/2), 1] (the cap's area is uniform in cos θ) and the azimuth uniform, in the orthonormal
- * basis of Duff et al., "Building an orthonormal basis, revisited" (JCGT 2017), which has no
- * singular direction. Written into out[0 .. 3).
+ * around the unit direction (dx, dy, dz), from two words (Vicsek's noise in 3D), given
+ * `below` = 1 − cos(η/2) and `above` = 1 + cos(η/2) (capBelow, capAbove): cos θ uniform on
+ * [cos(η/2), 1] (the cap's area is uniform in cos θ), so 1 − cos θ = t = u · below, and
+ * sin²θ = t (2 − t) = t (above + (1 − u) · below), a sum of non-negative terms (no cancellation
+ * near θ = π); the azimuth uniform on [−π, π) (where WGSL bounds sin and cos's error), in the
+ * orthonormal basis of Duff et al., "Building an orthonormal basis, revisited" (JCGT 2017), which
+ * has no singular direction. Written into out[0 .. 3).
  */
 export function capSample(
   dx: number,
   dy: number,
   dz: number,
-  eta: number,
+  below: number,
+  above: number,
   word0: number,
   word1: number,
   out: Float64Array,
 ): void {
-  const half = Math.min(eta / 2, Math.PI);
-  // 1 − cos θ = u · (1 − cos(η/2)) = u · 2 sin²(η/4): no cancellation for small η
-  const s = Math.sin(half / 2);
-  const t = unitFloat(word0) * 2 * s * s;
+  const u = unitFloat(word0);
+  const t = u * below;
   const cosT = 1 - t;
-  const sinT = Math.sqrt(Math.max(0, t * (2 - t)));
-  const phi = 2 * Math.PI * unitFloat(word1);
+  const sinT = Math.sqrt(t * (above + unitComplement(word0) * below));
+  const phi = 2 * Math.PI * (unitFloat(word1) - 0.5);
   const cp = Math.cos(phi) * sinT;
   const sp = Math.sin(phi) * sinT;
   const sign = dz >= 0 ? 1 : -1;
@@ -150,4 +168,9 @@ export function capSample(
   out[0] = (1 + sign * dx * dx * a) * cp + b * sp + dx * cosT;
   out[1] = sign * b * cp + (sign + dy * dy * a) * sp + dy * cosT;
   out[2] = -sign * dx * cp - dy * sp + dz * cosT;
+}
+
+/** 1 − unitFloat(word), exactly: in (0, 1]. */
+export function unitComplement(word: number): number {
+  return (2 ** 24 - (word >>> 8)) * 2 ** -24;
 }

@@ -12,12 +12,15 @@ import { before, describe, test } from 'node:test';
 import asc from 'assemblyscript/asc';
 import fc from 'fast-check';
 import {
+  capAbove,
+  capBelow,
   capSample,
   counterBlock,
   counterU32,
   mulHi32,
   noiseAngle2d,
   philox4x32,
+  unitComplement,
   unitFloat,
 } from '../../src/random/counter.ts';
 import { Rng } from '../../src/state/rng.ts';
@@ -74,11 +77,11 @@ export function words(input: usize, out: usize, n: i32): void {
 }
 export function unit(word: u32): f64 { return unitFloat(word); }
 export function angle(eta: f64, word: u32): f64 { return noiseAngle2d(eta, word); }
-/** n cases of (dx, dy, dz, eta) f64 and two words into three f64 each. */
+/** n cases of (dx, dy, dz, below, above) f64 and two words into three f64 each. */
 export function caps(dirs: usize, ws: usize, out: usize, n: i32): void {
   for (let i = 0; i < n; i++) {
-    const d = dirs + <usize>(32 * i);
-    capSample(load<f64>(d), load<f64>(d, 8), load<f64>(d, 16), load<f64>(d, 24), load<u32>(ws + <usize>(8 * i)), load<u32>(ws + <usize>(8 * i), 4));
+    const d = dirs + <usize>(40 * i);
+    capSample(load<f64>(d), load<f64>(d, 8), load<f64>(d, 16), load<f64>(d, 24), load<f64>(d, 32), load<u32>(ws + <usize>(8 * i)), load<u32>(ws + <usize>(8 * i), 4));
     const o = out + <usize>(24 * i);
     store<f64>(o, capX); store<f64>(o, capY, 8); store<f64>(o, capZ, 16);
   }
@@ -153,17 +156,19 @@ describe('the AssemblyScript twin (wasm/counter-random.ts)', () => {
       const w = rng.u32();
       assert.equal(exports.unit(w), unitFloat(w));
       assert.equal(exports.angle(1.3, w), noiseAngle2d(1.3, w));
+      assert.equal(unitFloat(w) + unitComplement(w), 1);
     }
     const n = 100_000;
-    const dirs = exports.alloc(32 * n);
+    const dirs = exports.alloc(40 * n);
     const ws = exports.alloc(8 * n);
     const out = exports.alloc(24 * n);
-    const d = new Float64Array(exports.memory.buffer, dirs, 4 * n);
+    const d = new Float64Array(exports.memory.buffer, dirs, 5 * n);
     const wv = new Uint32Array(exports.memory.buffer, ws, 2 * n);
     for (let i = 0; i < n; i++) {
       const v = randomUnit(rng);
       if (i % 10 === 0) v.splice(0, 3, 0, 0, i % 20 === 0 ? 1 : -1); // the poles
-      d.set([...v, rng.next() * 7], 4 * i); // η up to 7 > 2π: clamped to the sphere
+      const eta = rng.next() * 7; // up to 7 > 2π: the whole sphere
+      d.set([...v, capBelow(eta), capAbove(eta)], 5 * i);
       wv[2 * i] = rng.u32();
       wv[2 * i + 1] = rng.u32();
     }
@@ -172,7 +177,8 @@ describe('the AssemblyScript twin (wasm/counter-random.ts)', () => {
     const want = new Float64Array(3);
     let worst = 0;
     for (let i = 0; i < n; i++) {
-      capSample(d[4 * i], d[4 * i + 1], d[4 * i + 2], d[4 * i + 3], wv[2 * i], wv[2 * i + 1], want);
+      const c = d.subarray(5 * i, 5 * i + 5);
+      capSample(c[0], c[1], c[2], c[3], c[4], wv[2 * i], wv[2 * i + 1], want);
       for (let a = 0; a < 3; a++) worst = Math.max(worst, Math.abs(got[3 * i + a] - want[a]));
     }
     assert.ok(worst <= 1e-14, `largest difference ${worst}`);
@@ -233,6 +239,18 @@ describe('statistics of the stream (fixed seeds)', () => {
     assert.ok(chiSquare(bins) < chiSquareLimit(99, P), `χ² = ${chiSquare(bins).toFixed(1)}`);
   });
 
+  test('the cap constants: 1 ∓ cos(η/2), η/2 at most π', () => {
+    for (const eta of [0, 0.3, 1, Math.PI, 5, 2 * Math.PI, 9]) {
+      const c = Math.cos(Math.min(eta / 2, Math.PI));
+      assert.ok(
+        Math.abs(capBelow(eta) - (1 - c)) < 1e-15 && Math.abs(capAbove(eta) - (1 + c)) < 1e-15,
+        `η = ${eta}`,
+      );
+    }
+    // small η: no cancellation (1 − cos(10⁻⁵) in float64 keeps 6 digits); 1 − cos x = x²/2 (1 − x²/12 + …)
+    assert.ok(Math.abs(capBelow(2e-5) / (5e-11 * (1 - 1e-10 / 12)) - 1) < 1e-14);
+  });
+
   for (const eta of [0.4, 2, 2 * Math.PI])
     test(`the 3D cap (η = ${eta.toFixed(2)}): unit vectors, cos θ uniform on [cos(η/2), 1], the azimuth uniform`, () => {
       const rng = new Rng(99);
@@ -247,7 +265,7 @@ describe('statistics of the stream (fixed seeds)', () => {
       for (let id = 0; id < n; id++) {
         const [dx, dy, dz] = id % 8 === 0 ? [0, 0, id % 16 === 0 ? 1 : -1] : randomUnit(rng);
         counterBlock(2, id, 9, 0, block);
-        capSample(dx, dy, dz, eta, block[0], block[1], out);
+        capSample(dx, dy, dz, capBelow(eta), capAbove(eta), block[0], block[1], out);
         worstNorm = Math.max(worstNorm, Math.abs(Math.hypot(out[0], out[1], out[2]) - 1));
         const c = out[0] * dx + out[1] * dy + out[2] * dz;
         worstCos = Math.max(worstCos, cosMin - c);
