@@ -91,14 +91,14 @@ const search = new GridKnn();
 let sink = 0;
 
 /** One pass of k-NN queries over every agent; ms. */
-function knnPass(g: ReturnType<typeof gridded>, row: Row): void {
+function knnPass(g: ReturnType<typeof gridded>, row: Row, maxRadius = Number.POSITIVE_INFINITY): void {
   search.candidates = 0;
   search.cells = 0;
   search.shells = 0;
   const t = now();
   for (let i = 0; i < g.inGrid; i++) {
-    search.search(g.grid, g.sorted, i, k, hits);
-    sink += hits.index[k - 1];
+    search.search(g.grid, g.sorted, i, k, hits, maxRadius);
+    sink += hits.index[0];
   }
   const { wall, cpu } = since(t);
   row.ms.push(wall);
@@ -157,6 +157,16 @@ const rows: Row[] = widths.map((w, i) => ({
   shells: 0,
   cellWidth: grids[i].grid.cell[0] / R,
 }));
+// k nearest within R, cells of R: the first pass (27 cells) and the k-list, never widened
+const withinR: Row = {
+  name: 'knn within R, cells 1R',
+  ms: [],
+  cpuMs: [],
+  candidates: 0,
+  cells: 0,
+  shells: 0,
+  cellWidth: 1,
+};
 const metric: Row = {
   name: 'metric within R',
   ms: [],
@@ -182,11 +192,12 @@ function kernelPass(): void {
 }
 for (let r = 0; r < repeats; r++) {
   // interleaved, the order rotated each repeat
-  const order = [...rows.keys(), -1, -2];
+  const order = [...rows.keys(), -1, -2, -3];
   for (let s = 0; s < r % order.length; s++) order.push(order.shift() as number);
   for (const i of order) {
     if (i === -1) metricPass(metricGrid, metric);
     else if (i === -2) kernelPass();
+    else if (i === -3) knnPass(metricGrid, withinR, R);
     else knnPass(grids[i], rows[i]);
   }
 }
@@ -236,7 +247,7 @@ console.log(
     1,
   ),
 );
-for (const row of rows)
+for (const row of [...rows, withinR])
   console.log(
     JSON.stringify({
       name: row.name,

@@ -38,10 +38,12 @@ export class GridKnn {
   private readonly below = new Float64Array(3);
   private readonly above = new Float64Array(3);
   private readonly slack = new Float64Array(3);
-  /** Loop bounds of the current shell per axis (see span). */
-  private readonly lo = new Int32Array(3);
-  private readonly hi = new Int32Array(3);
-  private readonly full = new Uint8Array(3);
+  /** The current shell's cells per axis (axisTable): how many, and per cell (cap per axis). */
+  private readonly len = new Int32Array(3);
+  private cap = 0;
+  private coord = new Int32Array(0);
+  private level = new Int32Array(0);
+  private gap = new Float64Array(0);
   /**
    * The query's x, y, z and maxRadius², read by the helpers (doubles passed to a call that is not
    * inlined are boxed on the heap: measured, a fifth of the search's time went to the collector).
@@ -126,40 +128,70 @@ export class GridKnn {
 
   /** Visit the cells exactly s cells (Chebyshev, periodic where the world wraps) from the query's. */
   private visitShell(grid: UniformGrid, h: Half, self: number, s: number, hits: KnnHits): void {
-    const q = this.query;
-    const r2 = q[3];
-    const { lo, hi, full } = this;
-    for (let a = 0; a < 3; a++) this.span(grid, a, s);
-    const fz = full[2] === 1;
-    const fy = full[1] === 1;
-    const fx = full[0] === 1;
-    const lx = lo[0];
-    const hx = hi[0];
-    for (let tz = lo[2]; tz <= hi[2]; tz++) {
-      const sz = this.level(2, tz, fz);
-      if (sz > s) continue;
-      const gz = this.gap(grid, 2, tz, sz, fz);
-      for (let ty = lo[1]; ty <= hi[1]; ty++) {
-        const sy = this.level(1, ty, fy);
-        if (sy > s) continue;
-        const gy = this.gap(grid, 1, ty, sy, fy);
+    const r2 = this.query[3];
+    for (let a = 0; a < 3; a++) this.axisTable(grid, a, s);
+    const { len, coord, level, gap, cap } = this;
+    const nx = this.n[0];
+    const ny = this.n[1];
+    const rank = grid.rank;
+    const zb = 2 * cap;
+    for (let mz = 0; mz < len[2]; mz++) {
+      const sz = level[zb + mz];
+      const gz = gap[zb + mz];
+      for (let my = 0; my < len[1]; my++) {
+        const sy = level[cap + my];
+        const gy = gap[cap + my];
+        const row = nx * (coord[cap + my] + ny * coord[zb + mz]);
+        // a row on the shell's face takes every cell within s along x; a row inside it only the
+        // cells s away along x
         const edge = sz === s || sy === s;
-        // rows inside the shell's faces: only the cells s away along x (at most two); rows on a
-        // face: every cell within s along x
-        const step = edge || fx || s === 0 ? 1 : 2 * s;
-        for (let tx = edge || fx ? lx : this.c[0] - s; tx <= hx; tx += step) {
-          if (!fx && !grid.wrap && (tx < 0 || tx >= this.n[0])) continue;
-          const sx = this.level(0, tx, fx);
-          if (sx > s || (!edge && sx !== s)) continue;
-          const gx = this.gap(grid, 0, tx, sx, fx);
+        for (let mx = 0; mx < len[0]; mx++) {
+          if (!edge && level[mx] !== s) continue;
+          const gx = gap[mx];
           const g2 = gx * gx + gy * gy + gz * gz;
           if (g2 >= r2 || (hits.full() && g2 > hits.worst())) continue;
-          const key = grid.key(this.wrapped(0, tx, fx), this.wrapped(1, ty, fy), this.wrapped(2, tz, fz));
+          const lin = row + coord[mx];
+          const key = rank === null ? lin : rank[lin];
           this.cells++;
           this.scan(grid, h, self, grid.cellStart[key], grid.cellStart[key + 1], hits);
         }
       }
     }
+  }
+
+  /**
+   * The cells within s of the query's along axis a, into the axis's part of the tables: their
+   * coordinate, their level (cells between, periodic where the reach covers the whole periodic
+   * axis: then each of its cells once) and `gap`, a lower bound on the distance along a from the
+   * query to an agent in them: the cells between plus the query's distance to the facing side of
+   * its own cell (the nearer side when either image may be the nearer). Grows the tables when a
+   * shell is wider than any before (not per query).
+   */
+  private axisTable(grid: UniformGrid, a: number, s: number): void {
+    const c = this.c[a];
+    const n = this.n[a];
+    if (this.cap < 2 * s + 1) {
+      this.cap = 2 * (2 * s + 1);
+      this.coord = new Int32Array(3 * this.cap);
+      this.level = new Int32Array(3 * this.cap);
+      this.gap = new Float64Array(3 * this.cap);
+    }
+    const full = grid.wrap && 2 * s + 1 >= n;
+    const t0 = full ? 0 : grid.wrap ? c - s : Math.max(0, c - s);
+    const t1 = full ? n - 1 : grid.wrap ? c + s : Math.min(n - 1, c + s);
+    const base = a * this.cap;
+    const near = Math.min(this.below[a], this.above[a]);
+    for (let t = t0; t <= t1; t++) {
+      const m = base + t - t0;
+      const d = Math.abs(t - c);
+      const lv = full ? Math.min(d, n - d) : d;
+      this.coord[m] = t < 0 ? t + n : t >= n ? t - n : t;
+      this.level[m] = lv;
+      const face = full ? near : t < c ? this.below[a] : this.above[a];
+      const g = (lv - 1) * grid.cell[a] + face - this.slack[a];
+      this.gap[m] = lv === 0 || g < 0 ? 0 : g;
+    }
+    this.len[a] = t1 - t0 + 1;
   }
 
   /**
@@ -199,48 +231,5 @@ export class GridKnn {
       hits.offer(d2, id[j], j);
       if (hits.full()) limit = hits.worst();
     }
-  }
-
-  /**
-   * The loop bounds along axis a at reach s into lo, hi, and whether the reach covers the whole
-   * periodic axis (then t is the cell coordinate itself, 0 .. n − 1, each once). Otherwise t is
-   * the unwrapped coordinate c − s .. c + s (clamped to the grid in a bounded world).
-   */
-  private span(grid: UniformGrid, a: number, s: number): void {
-    const c = this.c[a];
-    const n = this.n[a];
-    const full = grid.wrap && 2 * s + 1 >= n;
-    this.full[a] = full ? 1 : 0;
-    this.lo[a] = full ? 0 : grid.wrap ? c - s : Math.max(0, c - s);
-    this.hi[a] = full ? n - 1 : grid.wrap ? c + s : Math.min(n - 1, c + s);
-  }
-
-  /** Cells between the query's and t along axis a (periodic distance when the axis is covered). */
-  private level(a: number, t: number, full: boolean): number {
-    const d = Math.abs(t - this.c[a]);
-    return full ? Math.min(d, this.n[a] - d) : d;
-  }
-
-  /** The cell coordinate of t along axis a. */
-  private wrapped(a: number, t: number, full: boolean): number {
-    if (full) return t;
-    const n = this.n[a];
-    return t < 0 ? t + n : t >= n ? t - n : t;
-  }
-
-  /**
-   * A lower bound on the distance along axis a from the query to any agent of the cell at t,
-   * `level` cells away: the cells between, plus the query's distance to the facing side of its
-   * own cell (the nearer side when the axis is covered and either image may be the nearer).
-   */
-  private gap(grid: UniformGrid, a: number, t: number, level: number, full: boolean): number {
-    if (level === 0) return 0;
-    const face = full
-      ? Math.min(this.below[a], this.above[a])
-      : t < this.c[a]
-        ? this.below[a]
-        : this.above[a];
-    const g = (level - 1) * grid.cell[a] + face - this.slack[a];
-    return g > 0 ? g : 0;
   }
 }
