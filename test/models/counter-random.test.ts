@@ -112,7 +112,11 @@ export function caps(dirs: usize, ws: usize, out: usize, n: i32): void {
   return WebAssembly.instantiate(module, { env: { abort } });
 }
 
-describe('the AssemblyScript twin (wasm/counter-random.ts)', () => {
+/** The twin compiles AssemblyScript in the test (seconds): npm test only, out of the fast loop. */
+const compiles: string | false =
+  process.env.MURMUR_TEST_UNIT === '1' ? 'npm test only: compiles AssemblyScript (seconds)' : false;
+
+describe('the AssemblyScript twin (wasm/counter-random.ts)', { skip: compiles }, () => {
   let twin: WebAssembly.Instance;
   let exports: {
     memory: WebAssembly.Memory;
