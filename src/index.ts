@@ -22,6 +22,13 @@ export {
   type Vec3Views,
 } from './flock.ts';
 export { computeMetrics, METRIC_KEYS, type Metrics } from './metrics/metrics.ts';
+export {
+  groupVelocity,
+  type KthDistance,
+  meanKthNeighbourDistance,
+  OrderStatistics,
+  type OrderSummary,
+} from './metrics/order-statistics.ts';
 export type { MetricFunction, MetricInput } from './metrics/user-metric.ts';
 export { type Preset, type PresetName, presets } from './params/presets.ts';
 export { type Params, type ParamsOverride, type Schema, schema } from './params/schema.ts';
@@ -41,6 +48,7 @@ export type {
 } from './params/spec.ts';
 export { formatIssue, ParamError, type ParamIssue, resolveParams } from './params/validate.ts';
 export { type FieldEntry, fields } from './params/walk.ts';
+export type { KnnWorld } from './spatial/knn.ts';
 export { SPARE_SLOTS, seededState } from './state/init.ts';
 export { type AnyBuffer, FlockState, type Half, PREDATOR, PREY, StateFormatError } from './state/layout.ts';
 export { SnapshotError } from './state/snapshot.ts';

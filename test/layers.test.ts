@@ -21,6 +21,7 @@ const ROOT = resolve(import.meta.dirname, '..');
 export const LAYERS: readonly (readonly [string, readonly string[]])[] = [
   ['names', ['src/version.ts', 'src/backends/kernels.ts', 'src/backends/catalog.ts']],
   ['params', ['src/params/']],
+  ['random', ['src/random/']],
   ['rules', ['src/rules/']],
   ['state', ['src/state/']],
   ['spatial', ['src/spatial/']],
