@@ -22,6 +22,16 @@ import { SPARE_SLOTS, seededState } from './state/init.ts';
 import { FIELDS, type FlockState, PREDATOR } from './state/layout.ts';
 import { decodeSnapshot, encodeSnapshot, type SnapshotMeta } from './state/snapshot.ts';
 import { stepsLeftProblem } from './state/snapshot-validate.ts';
+import {
+  type AgentEdit,
+  checkAgentEdit,
+  checkTargetPoint,
+  liveSlotOf,
+  type TargetKind,
+  targetGroup,
+  type Vec3,
+  writeAgentEdit,
+} from './steering.ts';
 import { VERSION } from './version.ts';
 
 /** Options of {@link createFlock}: engine options plus any parameter overrides at the top level. */
@@ -161,7 +171,20 @@ export class Flock {
       throw new Error(`internal: the ${impl.name} backend runs ${runs}, not the decided ${this.kernel}`);
   }
 
-  /** The parameters in force (a validated copy; change them with {@link Flock.set}). */
+  /**
+   * What {@link Flock.setTarget} changed since the last step: nothing, a target point (the
+   * backend takes it cheaply: retarget) or whether a target is on (the backend is configured).
+   */
+  private targetChange: 'none' | 'point' | 'switch' = 'none';
+  /** The views were handed out since the last step: any agent may have been written. */
+  private viewsOut = false;
+  /** Slots setAgent wrote since the last step. */
+  private readonly edited: number[] = [];
+
+  /**
+   * The parameters in force (a validated copy; change them with {@link Flock.set}; the targets
+   * with {@link Flock.setTarget}, which updates this object in place).
+   */
   get params(): Readonly<Params> {
     return this.pending ?? this._params;
   }
@@ -223,6 +246,9 @@ export class Flock {
       this._state = adopted ?? newState(next, shared);
       this._params = next;
       this.pending = null;
+      this.targetChange = 'none';
+      this.viewsOut = false;
+      this.edited.length = 0;
       this.impl.configure(next, this._state);
     };
     if (this.queued === 0) {
@@ -269,6 +295,7 @@ export class Flock {
     (this.impl as SyncBackend).stepSync(this._state, n);
   }
 
+  /** Before a step: the pending parameters, a moved or switched target, writes into the state. */
   private applyPending(): void {
     if (this.pending) {
       this._params = this.pending;
@@ -276,17 +303,88 @@ export class Flock {
       // a changed world can leave agents outside it: bring them in as the walls would
       containAgents(this._state.front, this._state.count, this._params);
       this.impl.configure(this._params, this._state);
+    } else if (this.targetChange === 'switch') this.impl.configure(this._params, this._state);
+    else {
+      // (configure uploads the whole state on webgpu: only without it are the writes taken)
+      if (this.targetChange === 'point') this.impl.retarget(this._params);
+      if (this.viewsOut || this.edited.length > 0)
+        this.impl.takeHostWrites?.(this._state, this.viewsOut ? null : this.edited);
     }
+    this.targetChange = 'none';
+    this.viewsOut = false;
+    this.edited.length = 0;
   }
 
-  /** Positions of the last completed step (views into the state; valid until the next step). */
+  /**
+   * Seek a point: the agents of `kind` steer towards it from the next step on (Reynolds' arrive:
+   * at full speed, slowing within `preyTarget.radius` / `predatorTarget.radius`, with the group's
+   * `strength`), on every backend; `null` clears it. Cheap enough for every frame (a predator
+   * that follows the pointer): no allocation, and only the point reaches the backend. The point
+   * must lie inside the world (a ParamError names the coordinate that does not; nothing changes);
+   * any object with numbers x, y, z will do (a THREE.Vector3 too). It shows in
+   * {@link Flock.params} (`preyTarget` / `predatorTarget`) at once. See docs/steering.md.
+   */
+  setTarget(kind: TargetKind, point: Vec3 | null): void {
+    this.assertLive();
+    const group = targetGroup(kind);
+    const p = this.pending ?? this._params;
+    checkTargetPoint(point, p);
+    const t = p[group];
+    if (point === null) {
+      if (t.enabled) {
+        t.enabled = false;
+        this.targetChange = 'switch';
+      }
+      return;
+    }
+    t.x = point.x;
+    t.y = point.y;
+    t.z = point.z;
+    if (!t.enabled) {
+      t.enabled = true;
+      this.targetChange = 'switch';
+    } else if (this.targetChange === 'none') this.targetChange = 'point';
+  }
+
+  /**
+   * Teleport an agent and/or set its velocity, by id (see {@link Flock.ids}), from the next step
+   * on, on every backend (webgpu uploads only the agents that changed). Checked at once: a
+   * position inside the world, finite values, a velocity at most 10⁶ long (the next step's speed
+   * limits apply to it); in 2D the agent stays in its plane. An unknown id, or an agent killed in
+   * the last step, is refused with a ParamError naming the id. With no step() pending the edit is
+   * made before setAgent returns; else after the pending steps, when the returned Promise
+   * resolves (it rejects if the agent is gone by then).
+   */
+  setAgent(id: number, edit: AgentEdit): Promise<void> {
+    this.assertLive();
+    checkAgentEdit(id, edit, this.params as Params);
+    const apply = () => {
+      const s = this._state;
+      const i = liveSlotOf(s.front, s.count, id);
+      writeAgentEdit(s.front, i, edit, this.pending ?? this._params);
+      this.edited.push(i);
+    };
+    if (this.queued === 0) {
+      apply();
+      return Promise.resolve();
+    }
+    return this.enqueue(async () => apply());
+  }
+
+  /**
+   * Positions of the last completed step (views into the state; valid until the next step).
+   * Writes into them move agents from the next step on, on every backend (unchecked: see
+   * {@link Flock.setAgent} for the checked way).
+   */
   positions(): Vec3Views {
+    this.viewsOut = true;
     const h = this._state.front;
     const n = this._state.count;
     return { x: h.px.subarray(0, n), y: h.py.subarray(0, n), z: h.pz.subarray(0, n) };
   }
-  /** Velocities of the last completed step (views). */
+  /** Velocities of the last completed step (views; writes apply as {@link Flock.positions}'). */
   velocities(): Vec3Views {
+    this.viewsOut = true;
     const h = this._state.front;
     const n = this._state.count;
     return { x: h.vx.subarray(0, n), y: h.vy.subarray(0, n), z: h.vz.subarray(0, n) };

@@ -44,4 +44,5 @@ export { SPARE_SLOTS, seededState } from './state/init.ts';
 export { type AnyBuffer, FlockState, type Half, PREDATOR, PREY, StateFormatError } from './state/layout.ts';
 export { SnapshotError } from './state/snapshot.ts';
 export type { SnapshotErrorDetail } from './state/snapshot-error.ts';
+export type { AgentEdit, TargetKind, Vec3 } from './steering.ts';
 export { VERSION } from './version.ts';

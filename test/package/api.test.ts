@@ -75,6 +75,7 @@ const VALUES = {
 /** Type-only exports of each entry. */
 const TYPES = {
   'murmur-flock': [
+    'AgentEdit',
     'AnyBuffer',
     'BackendInfo',
     'BackendName',
@@ -105,7 +106,9 @@ const TYPES = {
     'Sphere',
     'SphereListSpec',
     'StepTiming',
+    'TargetKind',
     'ValuesOf',
+    'Vec3',
     'Vec3Views',
   ],
   'murmur-flock/layout': ['FieldName'],
@@ -136,6 +139,8 @@ const FLOCK_MEMBERS = [
   'positionsInterleavedInto',
   'reset',
   'set',
+  'setAgent',
+  'setTarget',
   'snapshot',
   'state',
   'stateHash',
