@@ -14,6 +14,7 @@ import { getPreset, type PresetName, presets } from './params/presets.ts';
 import type { Params, ParamsOverride } from './params/schema.ts';
 import { mergeOverrides, ParamError, resolveParams, suggest } from './params/validate.ts';
 import { fields, getPath } from './params/walk.ts';
+import { scaleWorld } from './params/world-size.ts';
 import { checkAdoptedState } from './state/adopt.ts';
 import { hashHalf } from './state/checksum.ts';
 import { containAgents, containedState } from './state/contain.ts';
@@ -59,9 +60,16 @@ export interface FlockOptions extends ParamsOverride {
   kernel?: KernelChoice;
   /** Put the state in a SharedArrayBuffer (implied by `workers`). */
   shared?: boolean;
+  /**
+   * Keep the preset's density when the prey count differs from the preset's: the world (as the
+   * preset and the overrides give it) is taken to hold the preset's prey count (the defaults'
+   * without a preset), and its sides are scaled with the count, by the cube root of the ratio
+   * (2D: square root, z kept). See {@link scaleWorld}. Default false: the world as given.
+   */
+  keepDensity?: boolean;
 }
 
-const ENGINE_KEYS = new Set(['preset', 'params', 'shared', ...Object.keys(engineOptions)]);
+const ENGINE_KEYS = new Set(['preset', 'params', 'shared', 'keepDensity', ...Object.keys(engineOptions)]);
 
 /** Resolve preset + overrides into a validated parameter set; every problem reported at once. */
 export function paramsFromOptions(options: FlockOptions = {}): Params {
@@ -83,7 +91,11 @@ export function paramsFromOptions(options: FlockOptions = {}): Params {
   for (const [k, v] of Object.entries(options)) if (!ENGINE_KEYS.has(k)) top[k] = v;
   if (issues.length) throw new ParamError(issues);
   const merged = mergeOverrides(mergeOverrides(base, options.params ?? {}), top as ParamsOverride);
-  return resolveParams(merged);
+  if (!options.keepDensity) return resolveParams(merged);
+  // the world as given holds the preset's count; scaled for the count asked for
+  const given = resolveParams(merged);
+  const reference = { ...given, prey: resolveParams(base).prey };
+  return resolveParams({ world: scaleWorld(reference, given.prey) }, given);
 }
 
 /** {@link Flock.info}: what the backend runs, plus the kernel decision and the package version. */

@@ -40,6 +40,7 @@ export type {
 } from './params/spec.ts';
 export { formatIssue, ParamError, type ParamIssue, resolveParams } from './params/validate.ts';
 export { type FieldEntry, fields } from './params/walk.ts';
+export { densityOf, scaleWorld, type WorldSides } from './params/world-size.ts';
 export { SPARE_SLOTS, seededState } from './state/init.ts';
 export { type AnyBuffer, FlockState, type Half, PREDATOR, PREY, StateFormatError } from './state/layout.ts';
 export { SnapshotError } from './state/snapshot.ts';

@@ -40,6 +40,7 @@ const VALUES = {
     'computeMetrics',
     'createFlock',
     'createFlockSync',
+    'densityOf',
     'engineOptions',
     'fields',
     'formatIssue',
@@ -47,6 +48,7 @@ const VALUES = {
     'resolveParams',
     'restoreFlock',
     'restoreFlockSync',
+    'scaleWorld',
     'schema',
     'seededState',
   ],
@@ -110,6 +112,7 @@ const TYPES = {
     'ValuesOf',
     'Vec3',
     'Vec3Views',
+    'WorldSides',
   ],
   'murmur-flock/layout': ['FieldName'],
   'murmur-flock/backends/webgpu': [
