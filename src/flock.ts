@@ -309,22 +309,29 @@ export class Flock {
 
   /** Before a step: the pending parameters, a moved or switched target, writes into the state. */
   private applyPending(): void {
-    if (this.pending) {
-      this._params = this.pending;
-      this.pending = null;
-      // a changed world can leave agents outside it: bring them in as the walls would
-      containAgents(this._state.front, this._state.count, this._params);
-      this.impl.configure(this._params, this._state);
-    } else if (this.targetChange === 'switch') this.impl.configure(this._params, this._state);
-    else {
-      // (configure uploads the whole state on webgpu: only without it are the writes taken)
-      if (this.targetChange === 'point') this.impl.retarget(this._params);
-      if (this.viewsOut || this.edited.length > 0)
-        this.impl.takeHostWrites?.(this._state, this.viewsOut ? null : this.edited);
-    }
+    // the marks are cleared whatever happens: a backend that refuses the writes (webgpu after
+    // stepGpuOnly without a readback) fails this step, not every later one
+    const change = this.targetChange;
+    const viewsOut = this.viewsOut;
     this.targetChange = 'none';
     this.viewsOut = false;
-    this.edited.length = 0;
+    try {
+      if (this.pending) {
+        this._params = this.pending;
+        this.pending = null;
+        // a changed world can leave agents outside it: bring them in as the walls would
+        containAgents(this._state.front, this._state.count, this._params);
+        this.impl.configure(this._params, this._state);
+      } else if (change === 'switch') this.impl.configure(this._params, this._state);
+      else {
+        // (configure uploads the whole state on webgpu: only without it are the writes taken)
+        if (change === 'point') this.impl.retarget(this._params);
+        if (viewsOut || this.edited.length > 0)
+          this.impl.takeHostWrites?.(this._state, viewsOut ? null : this.edited);
+      }
+    } finally {
+      this.edited.length = 0;
+    }
   }
 
   /**

@@ -94,22 +94,41 @@ describe('setTarget', () => {
     );
   });
 
-  test('a target moved every step is the same as one set() with it (cheap path = full path)', () => {
-    const a = createFlockSync({ ...PURSUIT });
-    const b = createFlockSync({ ...PURSUIT });
-    for (let k = 0; k < 40; k++) {
-      const point = { x: 30 + 10 * Math.cos(k / 7), y: 30 + 10 * Math.sin(k / 7), z: 30 };
-      a.setTarget('predator', point);
-      a.setTarget('prey', { x: point.y, y: point.x, z: 20 });
-      b.set({
-        predatorTarget: { enabled: true, ...point },
-        preyTarget: { enabled: true, x: point.y, y: point.x, z: 20 },
-      });
-      a.stepSync(1);
-      b.stepSync(1);
-      assert.equal(a.stateHash(), b.stateHash(), `step ${k + 1}`);
-    }
-  });
+  for (const [name, options] of [
+    ['cpu js', { backend: 'cpu', kernel: 'js' }],
+    ['cpu wasm', { backend: 'cpu', kernel: 'wasm' }],
+    ['workers', { backend: 'workers', threads: 2 }],
+    ['webgpu', { backend: 'webgpu' }],
+  ] as const)
+    test(`${name}: a target moved every step is the same as one set() with it (cheap path = full path)`, {
+      skip: name.startsWith('cpu') ? false : npmTestOnly,
+    }, async () => {
+      const a = await createFlock({ ...PURSUIT, ...options });
+      const b = await createFlock({ ...PURSUIT, ...options });
+      try {
+        for (let k = 0; k < 40; k++) {
+          const point = { x: 30 + 10 * Math.cos(k / 7), y: 30 + 10 * Math.sin(k / 7), z: 30 };
+          a.setTarget('predator', point);
+          a.setTarget('prey', { x: point.y, y: point.x, z: 20 });
+          b.set({
+            predatorTarget: { enabled: true, ...point },
+            preyTarget: { enabled: true, x: point.y, y: point.x, z: 20 },
+          });
+          await a.step(1);
+          await b.step(1);
+          assert.equal(a.stateHash(), b.stateHash(), `${name}, step ${k + 1}`);
+        }
+        // and off again: the flock goes on as without a target
+        a.setTarget('predator', null);
+        b.set({ predatorTarget: { enabled: false } });
+        await a.step(3);
+        await b.step(3);
+        assert.equal(a.stateHash(), b.stateHash(), `${name}, cleared`);
+      } finally {
+        await a.dispose();
+        await b.dispose();
+      }
+    });
 
   test('snapshot → restore keeps the targets and continues byte for byte', () => {
     const a = createFlockSync({ ...PURSUIT });
@@ -324,4 +343,26 @@ test('setAgent queued behind a step applies after it (and rejects if the id is g
   await reset;
   await assert.rejects(later, ParamError);
   await f.dispose();
+});
+
+test('webgpu: an edit of a stale state (after stepGpuOnly) fails that step only', {
+  skip: npmTestOnly,
+}, async () => {
+  const { webGpuBackendOf } = await import('../src/webgpu.ts');
+  const f = await createFlock({ prey: 30, seed: 3, backend: 'webgpu' });
+  try {
+    const gpu = webGpuBackendOf(f);
+    assert.ok(gpu);
+    gpu.stepGpuOnly(2); // the host state is now two steps behind the GPU's
+    await f.setAgent(4, { velocity: { x: 1, y: 0, z: 0 } });
+    await assert.rejects(f.step(1), /stepped ahead of the host state/);
+    // the next step goes on from the GPU's state (the refused edit is not retried)
+    await f.step(1);
+    assert.equal(f.state.stepCount, 3);
+    await f.setAgent(4, { velocity: { x: 1, y: 0, z: 0 } });
+    await f.step(1);
+    assert.equal(f.state.stepCount, 4);
+  } finally {
+    await f.dispose();
+  }
 });
