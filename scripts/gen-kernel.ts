@@ -10,6 +10,8 @@
  *                                             (SUM_*), the kind codes and every enum code by name (AssemblyScript)
  *   src/backends/webgpu/derived.generated.ts  derived members of the WGSL Params block, their values, WGSL
  *                                             constants, the WGSL `struct Agent` (from AGENT_OFFSETS), NO_CELL, PREY
+ *   src/params/params.generated.ts            the parameter types with the schema's docs, ranges and defaults
+ *                                             (scripts/gen-params.ts, from the schema rather than the table)
  * Enum codes have one name in every language: world.boundary 'wrap' is WORLD_BOUNDARY_WRAP in the
  * TypeScript constants, the AssemblyScript kernel and WGSL (uniforms.ts's enumConstName).
  */
@@ -33,6 +35,7 @@ import { SUM_ALI, SUM_COH, SUM_FLEE, SUM_LENGTH, SUM_SEP } from '../src/rules/sc
 import { COINCIDENT_EPS, TIE_BREAK_2D, TIE_BREAK_3D } from '../src/rules/shared-constants.ts';
 import { NO_CELL } from '../src/spatial/grid.ts';
 import { PREDATOR, PREY } from '../src/state/layout.ts';
+import { renderParamTypes } from './gen-params.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const HEADER =
@@ -106,6 +109,7 @@ export function renderConstants(): string {
     '  obstacleQuads,',
     '  preyReach,',
     '  sq,',
+    '  targetList,',
     '  unitLaser,',
     "} from './derive-helpers.ts';",
     '',
@@ -386,6 +390,7 @@ export function renderAll(): [string, string][] {
     ['wasm/slots.ts', renderAsSlots()],
     ['wasm/shared-constants.ts', renderAsShared()],
     ['src/backends/webgpu/derived.generated.ts', renderGpuDerived()],
+    ['src/params/params.generated.ts', renderParamTypes()],
   ];
 }
 

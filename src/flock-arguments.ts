@@ -15,6 +15,8 @@ function checkEngineOptions(o: Record<string, unknown>, issues: ParamIssue[]): v
   issues.push(...engineOptionIssues(o));
   if (o.shared !== undefined && typeof o.shared !== 'boolean')
     issues.push({ path: 'shared', value: o.shared, allowed: 'true or false' });
+  if (o.keepDensity !== undefined && typeof o.keepDensity !== 'boolean')
+    issues.push({ path: 'keepDensity', value: o.keepDensity, allowed: 'true or false' });
 }
 
 /**

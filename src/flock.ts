@@ -14,6 +14,7 @@ import { getPreset, type PresetName, presets } from './params/presets.ts';
 import type { Params, ParamsOverride } from './params/schema.ts';
 import { mergeOverrides, ParamError, resolveParams, suggest } from './params/validate.ts';
 import { fields, getPath } from './params/walk.ts';
+import { scaleWorld } from './params/world-size.ts';
 import { checkAdoptedState } from './state/adopt.ts';
 import { hashHalf } from './state/checksum.ts';
 import { containAgents, containedState } from './state/contain.ts';
@@ -22,6 +23,16 @@ import { SPARE_SLOTS, seededState } from './state/init.ts';
 import { FIELDS, type FlockState, PREDATOR } from './state/layout.ts';
 import { decodeSnapshot, encodeSnapshot, type SnapshotMeta } from './state/snapshot.ts';
 import { stepsLeftProblem } from './state/snapshot-validate.ts';
+import {
+  type AgentEdit,
+  checkAgentEdit,
+  checkTargetPoint,
+  liveSlotOf,
+  type TargetKind,
+  targetGroup,
+  type Vec3,
+  writeAgentEdit,
+} from './steering.ts';
 import { VERSION } from './version.ts';
 
 /** Options of {@link createFlock}: engine options plus any parameter overrides at the top level. */
@@ -49,9 +60,16 @@ export interface FlockOptions extends ParamsOverride {
   kernel?: KernelChoice;
   /** Put the state in a SharedArrayBuffer (implied by `workers`). */
   shared?: boolean;
+  /**
+   * Keep the preset's density when the prey count differs from the preset's: the world (as the
+   * preset and the overrides give it) is taken to hold the preset's prey count (the defaults'
+   * without a preset), and its sides are scaled with the count, by the cube root of the ratio
+   * (2D: square root, z kept). See {@link scaleWorld}. Default false: the world as given.
+   */
+  keepDensity?: boolean;
 }
 
-const ENGINE_KEYS = new Set(['preset', 'params', 'shared', ...Object.keys(engineOptions)]);
+const ENGINE_KEYS = new Set(['preset', 'params', 'shared', 'keepDensity', ...Object.keys(engineOptions)]);
 
 /** Resolve preset + overrides into a validated parameter set; every problem reported at once. */
 export function paramsFromOptions(options: FlockOptions = {}): Params {
@@ -73,7 +91,11 @@ export function paramsFromOptions(options: FlockOptions = {}): Params {
   for (const [k, v] of Object.entries(options)) if (!ENGINE_KEYS.has(k)) top[k] = v;
   if (issues.length) throw new ParamError(issues);
   const merged = mergeOverrides(mergeOverrides(base, options.params ?? {}), top as ParamsOverride);
-  return resolveParams(merged);
+  if (!options.keepDensity) return resolveParams(merged);
+  // the world as given holds the preset's count; scaled for the count asked for
+  const given = resolveParams(merged);
+  const reference = { ...given, prey: resolveParams(base).prey };
+  return resolveParams({ world: scaleWorld(reference, given.prey) }, given);
 }
 
 /** {@link Flock.info}: what the backend runs, plus the kernel decision and the package version. */
@@ -161,7 +183,20 @@ export class Flock {
       throw new Error(`internal: the ${impl.name} backend runs ${runs}, not the decided ${this.kernel}`);
   }
 
-  /** The parameters in force (a validated copy; change them with {@link Flock.set}). */
+  /**
+   * What {@link Flock.setTarget} changed since the last step: nothing, a target point (the
+   * backend takes it cheaply: retarget) or whether a target is on (the backend is configured).
+   */
+  private targetChange: 'none' | 'point' | 'switch' = 'none';
+  /** The views were handed out since the last step: any agent may have been written. */
+  private viewsOut = false;
+  /** Slots setAgent wrote since the last step. */
+  private readonly edited: number[] = [];
+
+  /**
+   * The parameters in force (a validated copy; change them with {@link Flock.set}; the targets
+   * with {@link Flock.setTarget}, which updates this object in place).
+   */
   get params(): Readonly<Params> {
     return this.pending ?? this._params;
   }
@@ -223,6 +258,9 @@ export class Flock {
       this._state = adopted ?? newState(next, shared);
       this._params = next;
       this.pending = null;
+      this.targetChange = 'none';
+      this.viewsOut = false;
+      this.edited.length = 0;
       this.impl.configure(next, this._state);
     };
     if (this.queued === 0) {
@@ -269,24 +307,103 @@ export class Flock {
     (this.impl as SyncBackend).stepSync(this._state, n);
   }
 
+  /** Before a step: the pending parameters, a moved or switched target, writes into the state. */
   private applyPending(): void {
-    if (this.pending) {
-      this._params = this.pending;
-      this.pending = null;
-      // a changed world can leave agents outside it: bring them in as the walls would
-      containAgents(this._state.front, this._state.count, this._params);
-      this.impl.configure(this._params, this._state);
+    // the marks are cleared whatever happens: a backend that refuses the writes (webgpu after
+    // stepGpuOnly without a readback) fails this step, not every later one
+    const change = this.targetChange;
+    const viewsOut = this.viewsOut;
+    this.targetChange = 'none';
+    this.viewsOut = false;
+    try {
+      if (this.pending) {
+        this._params = this.pending;
+        this.pending = null;
+        // a changed world can leave agents outside it: bring them in as the walls would
+        containAgents(this._state.front, this._state.count, this._params);
+        this.impl.configure(this._params, this._state);
+      } else if (change === 'switch') this.impl.configure(this._params, this._state);
+      else {
+        // (configure uploads the whole state on webgpu: only without it are the writes taken)
+        if (change === 'point') this.impl.retarget(this._params);
+        if (viewsOut || this.edited.length > 0)
+          this.impl.takeHostWrites?.(this._state, viewsOut ? null : this.edited);
+      }
+    } finally {
+      this.edited.length = 0;
     }
   }
 
-  /** Positions of the last completed step (views into the state; valid until the next step). */
+  /**
+   * Seek a point: the agents of `kind` steer towards it from the next step on (Reynolds' arrive:
+   * at full speed, slowing within `preyTarget.radius` / `predatorTarget.radius`, with the group's
+   * `strength`), on every backend; `null` clears it. Cheap enough for every frame (a predator
+   * that follows the pointer): no allocation, and only the point reaches the backend. The point
+   * must lie inside the world (a ParamError names the coordinate that does not; nothing changes);
+   * any object with numbers x, y, z will do (a THREE.Vector3 too). It shows in
+   * {@link Flock.params} (`preyTarget` / `predatorTarget`) at once. See docs/steering.md.
+   */
+  setTarget(kind: TargetKind, point: Vec3 | null): void {
+    this.assertLive();
+    const group = targetGroup(kind);
+    const p = this.pending ?? this._params;
+    checkTargetPoint(point, p);
+    const t = p[group];
+    if (point === null) {
+      if (t.enabled) {
+        t.enabled = false;
+        this.targetChange = 'switch';
+      }
+      return;
+    }
+    t.x = point.x;
+    t.y = point.y;
+    t.z = point.z;
+    if (!t.enabled) {
+      t.enabled = true;
+      this.targetChange = 'switch';
+    } else if (this.targetChange === 'none') this.targetChange = 'point';
+  }
+
+  /**
+   * Teleport an agent and/or set its velocity, by id (see {@link Flock.ids}), from the next step
+   * on, on every backend (webgpu uploads only the agents that changed). Checked at once: a
+   * position inside the world, finite values, a velocity at most 10⁶ long (the next step's speed
+   * limits apply to it); in 2D the agent stays in its plane. An unknown id, or an agent killed in
+   * the last step, is refused with a ParamError naming the id. With no step() pending the edit is
+   * made before setAgent returns; else after the pending steps, when the returned Promise
+   * resolves (it rejects if the agent is gone by then).
+   */
+  setAgent(id: number, edit: AgentEdit): Promise<void> {
+    this.assertLive();
+    checkAgentEdit(id, edit, this.params as Params);
+    const apply = () => {
+      const s = this._state;
+      const i = liveSlotOf(s.front, s.count, id);
+      writeAgentEdit(s.front, i, edit, this.pending ?? this._params);
+      this.edited.push(i);
+    };
+    if (this.queued === 0) {
+      apply();
+      return Promise.resolve();
+    }
+    return this.enqueue(async () => apply());
+  }
+
+  /**
+   * Positions of the last completed step (views into the state; valid until the next step).
+   * Writes into them move agents from the next step on, on every backend (unchecked: see
+   * {@link Flock.setAgent} for the checked way).
+   */
   positions(): Vec3Views {
+    this.viewsOut = true;
     const h = this._state.front;
     const n = this._state.count;
     return { x: h.px.subarray(0, n), y: h.py.subarray(0, n), z: h.pz.subarray(0, n) };
   }
-  /** Velocities of the last completed step (views). */
+  /** Velocities of the last completed step (views; writes apply as {@link Flock.positions}'). */
   velocities(): Vec3Views {
+    this.viewsOut = true;
     const h = this._state.front;
     const n = this._state.count;
     return { x: h.vx.subarray(0, n), y: h.vy.subarray(0, n), z: h.vz.subarray(0, n) };

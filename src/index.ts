@@ -48,9 +48,11 @@ export type {
 } from './params/spec.ts';
 export { formatIssue, ParamError, type ParamIssue, resolveParams } from './params/validate.ts';
 export { type FieldEntry, fields } from './params/walk.ts';
+export { densityOf, scaleWorld, type WorldSides } from './params/world-size.ts';
 export type { KnnWorld } from './spatial/knn.ts';
 export { SPARE_SLOTS, seededState } from './state/init.ts';
 export { type AnyBuffer, FlockState, type Half, PREDATOR, PREY, StateFormatError } from './state/layout.ts';
 export { SnapshotError } from './state/snapshot.ts';
 export type { SnapshotErrorDetail } from './state/snapshot-error.ts';
+export type { AgentEdit, TargetKind, Vec3 } from './steering.ts';
 export { VERSION } from './version.ts';

@@ -36,7 +36,7 @@ const FAMILIES: readonly Family[] = ['ts', 'wasm', 'wgsl'];
 /** The kernel files of each family. */
 const FILES: Record<Family, readonly string[]> = {
   ts: [
-    ...['boundary.ts', 'laser.ts', 'obstacles.ts', 'steer.ts'].map((f) => `src/rules/${f}`),
+    ...['boundary.ts', 'laser.ts', 'obstacles.ts', 'steer.ts', 'target.ts'].map((f) => `src/rules/${f}`),
     ...list('src/backends/cpu/', '.ts'),
   ],
   wasm: list('wasm/', '.ts', ['slots.ts', 'shared-constants.ts']),
@@ -63,6 +63,7 @@ const WGSL_MEMBERS: Readonly<Record<string, readonly string[]>> = {
   obstacles: ['P.obstacles'],
   nObstacles: ['P.obstacles_count'],
   laserD: ['P.laser_dx', 'P.laser_dy', 'P.laser_dz'], // normalised in the shader (laserDir)
+  targets: ['P.preyTarget_x', 'P.predatorTarget_x'], // the schema's fields, as targetList(p) lists them
 };
 
 const upperSnake = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();

@@ -30,7 +30,7 @@ export const LAYERS: readonly (readonly [string, readonly string[]])[] = [
   ['cpu kernels', ['src/backends/cpu/', 'src/backends/wasm/']],
   ['backends', ['src/backends/workers/', 'src/backends/webgpu/']],
   ['registry', ['src/backends/registry.ts']],
-  ['flock', ['src/flock.ts', 'src/flock-arguments.ts', 'src/flock-backend.ts']],
+  ['flock', ['src/flock.ts', 'src/flock-arguments.ts', 'src/flock-backend.ts', 'src/steering.ts']],
   ['entries', ['src/index.ts', 'src/layout.ts', 'src/webgpu.ts']],
   [
     'cli toolkit',

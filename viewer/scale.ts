@@ -6,6 +6,7 @@
 import type { BackendName } from '../src/backends/types.ts';
 import { paramsFromOptions } from '../src/flock.ts';
 import type { PresetName } from '../src/params/presets.ts';
+import { scaleWorld } from '../src/params/world-size.ts';
 
 /**
  * Agents above which a backend steps at fewer than about ten steps a second on a 2-core machine
@@ -18,15 +19,12 @@ export const COMFORTABLE: Readonly<Record<BackendName, number>> = {
   webgpu: 2_000_000,
 };
 
-/** The preset's world scaled so that `prey` agents have the preset's density (2D: x and y only). */
+/**
+ * The preset's world scaled so that `prey` agents have the preset's density (2D: x and y only):
+ * the library's scaleWorld, as createFlock's `keepDensity` and `murmur run --keep-density` use it.
+ */
 export function worldForCount(preset: PresetName, prey: number): { x: number; y: number; z: number } {
-  const base = paramsFromOptions({ preset });
-  const w = base.world;
-  if (base.prey <= 0 || prey <= 0) return { x: w.x, y: w.y, z: w.z };
-  const flat = base.dimensions === 2;
-  const f = (prey / base.prey) ** (1 / (flat ? 2 : 3));
-  const round = (v: number) => Math.round(v * 100) / 100;
-  return { x: round(w.x * f), y: round(w.y * f), z: flat ? w.z : round(w.z * f) };
+  return scaleWorld(paramsFromOptions({ preset }), prey);
 }
 
 /**

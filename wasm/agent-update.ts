@@ -41,14 +41,19 @@ import {
   F_PRED_ACCEL,
   F_PRED_SPEED,
   F_SEP_W,
+  F_SIZE,
+  F_TARGET,
   I_DIMS2,
   I_FLAGS,
   I_INTEGRATION,
   I_KEYS,
   I_N_OBSTACLES,
   I_OPX,
+  I_WRAP,
   LASER,
   LIMIT_EACH,
+  PRED_TARGET,
+  PREY_TARGET,
   PRIORITY,
   REYNOLDS,
   SEP_NORM,
@@ -126,7 +131,7 @@ export function finish(
   } else {
     maxSpeed = gf(F_PRED_SPEED);
     minSpeed = min(gf(F_MIN_SPEED), gf(F_PRED_SPEED));
-    predatorAcceleration(dims2, uxi, uyi, uzi, speedI, obstacles);
+    predatorAcceleration(dims2, uxi, uyi, uzi, speedI, obstacles, xi, yi, zi);
     // the laser kills a predator on its line
     if (gi(I_FLAGS) & LASER) {
       offsetFromLine(xi, yi, zi);
@@ -218,6 +223,12 @@ function preyAcceleration(
   const rx = laser ? LRX : 0;
   const ry = laser ? LRY : 0;
   const rz = laser ? LRZ : 0;
+  // the target's steering, added last (as the reference's)
+  const target = (flags & PREY_TARGET) !== 0;
+  if (target) seekTarget(0, xi, yi, zi, uxi, uyi, uzi, gf(F_MAX_SPEED), gf(F_MAX_FORCE), dims2);
+  const tx = target ? RX : 0;
+  const ty = target ? RY : 0;
+  const tz = target ? RZ : 0;
   if (flags & PRIORITY) {
     // the reference's order: avoid, repel, flee, separation, alignment, cohesion
     startPriority();
@@ -227,11 +238,13 @@ function preyAcceleration(
     takeP(sx, sy, sz);
     takeP(lx, ly, lz);
     takeP(cx, cy, cz);
+    if (target) takeP(tx, ty, tz);
     setR(PX, PY, PZ);
   } else {
     if (obstacles || laser)
       setR(sx + lx + cx + fx + ax + rx, sy + ly + cy + fy + ay + ry, sz + lz + cz + fz + az + rz);
     else setR(sx + lx + cx + fx, sy + ly + cy + fy, sz + lz + cz + fz);
+    if (target) setR(RX + tx, RY + ty, RZ + tz);
     // limited to maxAccel as an acceleration (× dt) or an impulse (no dt); increment: unlimited
     if (gi(I_INTEGRATION) !== MOTION_INTEGRATION_INCREMENT) truncateR(gf(F_MAX_ACCEL));
   }
@@ -294,7 +307,17 @@ function alignment(flags: i32, uxi: f64, uyi: f64, uzi: f64): void {
  * impulse integration the offset to their centre itself (none in sight: zero); plus obstacle
  * avoidance.
  */
-function predatorAcceleration(dims2: bool, uxi: f64, uyi: f64, uzi: f64, speedI: f64, obstacles: bool): void {
+function predatorAcceleration(
+  dims2: bool,
+  uxi: f64,
+  uyi: f64,
+  uzi: f64,
+  speedI: f64,
+  obstacles: bool,
+  xi: f64,
+  yi: f64,
+  zi: f64,
+): void {
   const qn = sum(SUM_COH + 3);
   if (qn > 0) setR(sum(SUM_COH) * (1 / qn), sum(SUM_COH + 1) * (1 / qn), sum(SUM_COH + 2) * (1 / qn));
   else setR(speedI > 0 ? uxi : 1, speedI > 0 ? uyi : 0, speedI > 0 ? uzi : 0);
@@ -306,5 +329,52 @@ function predatorAcceleration(dims2: bool, uxi: f64, uyi: f64, uzi: f64, speedI:
   if (dims2) dropZR();
   // with obstacles, their avoidance added (as the reference's chase + avoid)
   if (obstacles) setR(RX + AVX, RY + AVY, dims2 ? 0 : RZ + AVZ);
+  if (gi(I_FLAGS) & PRED_TARGET) {
+    const cx = RX;
+    const cy = RY;
+    const cz = RZ;
+    seekTarget(5, xi, yi, zi, uxi, uyi, uzi, gf(F_PRED_SPEED), gf(F_PRED_ACCEL), dims2);
+    setR(cx + RX, cy + RY, cz + RZ);
+  }
   truncateR(gf(F_PRED_ACCEL));
+}
+
+/** An offset along an axis of a wrap-around world of size L, to the nearest image. */
+function nearest(d: f64, L: f64): f64 {
+  if (d > L * 0.5) return d - L;
+  if (d < -L * 0.5) return d + L;
+  return d;
+}
+
+/**
+ * The arrive steering towards the target at F_TARGET + t (x, y, z, strength, radius) of the agent
+ * at x moving at u, into R (the reference's seekTargetAt, src/rules/target.ts).
+ */
+function seekTarget(
+  t: i32,
+  xi: f64,
+  yi: f64,
+  zi: f64,
+  uxi: f64,
+  uyi: f64,
+  uzi: f64,
+  maxSpeed: f64,
+  maxForce: f64,
+  dims2: bool,
+): void {
+  let dx = gf(F_TARGET + t) - xi;
+  let dy = gf(F_TARGET + t + 1) - yi;
+  let dz = dims2 ? 0 : gf(F_TARGET + t + 2) - zi;
+  if (gi(I_WRAP) !== 0) {
+    dx = nearest(dx, gf(F_SIZE));
+    dy = nearest(dy, gf(F_SIZE + 1));
+    dz = nearest(dz, gf(F_SIZE + 2));
+  }
+  const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
+  const r = gf(F_TARGET + t + 4);
+  // desired = offset · f: |desired| = maxSpeed, or maxSpeed · d / r within the arrive radius
+  const f = d < r ? maxSpeed / r : d > 0 ? maxSpeed / d : 0;
+  setR(dx * f - uxi, dy * f - uyi, dims2 ? 0 : dz * f - uzi);
+  truncateR(maxForce);
+  scaleR(gf(F_TARGET + t + 3));
 }

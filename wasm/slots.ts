@@ -4,7 +4,7 @@
 // flag bits (the host side: src/backends/wasm/layout.generated.ts).
 
 /** Layout version: a hash of this layout (the host checks it). */
-export const LAYOUT_VERSION: i32 = 1296062848;
+export const LAYOUT_VERSION: i32 = 695925596;
 
 // I block (i32 slots)
 export const I_PX: i32 = 0; // src px py pz vx vy vz id kind; 8 slots
@@ -70,6 +70,7 @@ export const F_LASER_R2: i32 = 38;
 export const F_LASER_STRENGTH: i32 = 39;
 export const F_LASER_KILL2: i32 = 40;
 export const F_DRAG: i32 = 41; // Linear drag per second (0: none).
+export const F_TARGET: i32 = 42; // prey target x y z strength radius, then the predators’; 10 slots
 export const F_SLOTS: i32 = 64;
 
 // flag bits
@@ -88,3 +89,5 @@ export const DESIRED_UNIT: i32 = 2048; // A normalised desired velocity keeps le
 export const SPEED_RAMP: i32 = 4096; // Lindqvist’s LimitSpeed instead of the clamp.
 export const LASER: i32 = 8192; // Prey are repelled from the laser line, predators on it die.
 export const EXCLUSIVE_ZONES: i32 = 16384; // steering.zones "exclusive" (Couzin’s zones).
+export const PREY_TARGET: i32 = 32768; // Prey steer towards their target (F_TARGET).
+export const PRED_TARGET: i32 = 65536; // Predators steer towards theirs (F_TARGET + 5).

@@ -50,6 +50,18 @@ export interface Backend {
   readonly name: BackendName;
   /** Use these parameters from the next step on. */
   configure(params: Params, state: FlockState): void;
+  /**
+   * Only the target points, strengths or radii of the configured parameters changed (the object
+   * given to configure, changed in place: Flock.setTarget): take them from the next step, without
+   * configure's cost, allocating nothing.
+   */
+  retarget(params: Params): void;
+  /**
+   * The host wrote agents of the state's front half since the last step: those in `slots`
+   * (Flock.setAgent), or any (null: the views were handed out). A backend that steps its own
+   * copy takes them (webgpu); the others read the state itself and leave this out.
+   */
+  takeHostWrites?(state: FlockState, slots: readonly number[] | null): void;
   /** Advance `n` steps. Resolves when the state's front half holds the result. */
   step(state: FlockState, n: number): Promise<void>;
   /** What this backend runs (valid after configure()). */

@@ -24,6 +24,8 @@ export interface ParamSources {
   fieldFlags?: readonly { flag: string; path: string; text: string }[];
   /** `--set key=value` pairs, in order. */
   sets?: readonly string[];
+  /** `--keep-density`: the world scaled with the prey count (createFlock's keepDensity). */
+  keepDensity?: boolean;
 }
 
 /** A parameter problem from one source, as one line: `--set separation.radius: got -1; allowed: ...`. */
@@ -133,7 +135,11 @@ export function resolveSources(src: ParamSources, problems: string[]): Params | 
   if (override === null || problems.length > before) return null;
   let out: Params | null = null;
   collect(problems, '', () => {
-    out = paramsFromOptions({ ...(preset ? { preset } : {}), params: override });
+    out = paramsFromOptions({
+      ...(preset ? { preset } : {}),
+      params: override,
+      ...(src.keepDensity ? { keepDensity: true } : {}),
+    });
   });
   return out;
 }

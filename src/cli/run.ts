@@ -39,6 +39,11 @@ export const RUN_FLAGS: readonly FlagSpec[] = [
   { name: 'predators', kind: 'value', value: 'K', doc: 'number of predators (suffixes as for --n)' },
   { name: 'seed', kind: 'value', value: 'X', doc: 'seed of the initial placement' },
   {
+    name: 'keep-density',
+    kind: 'bool',
+    doc: "scale the world with --n so the agents keep the preset's density (the library's keepDensity)",
+  },
+  {
     name: 'set',
     kind: 'repeat',
     value: 'key=value',
@@ -227,7 +232,7 @@ function plan(argv: readonly string[]): RunPlan | 'help' {
   const sources = { config: f.string('config'), sets: f.list('set'), fieldFlags };
   const resumePath = f.string('resume');
   if (resumePath !== undefined) {
-    for (const flag of ['preset', 'n', 'predators', 'seed'])
+    for (const flag of ['preset', 'n', 'predators', 'seed', 'keep-density'])
       if (f.has(flag)) problems.push(`--${flag}: cannot be used with --resume (the snapshot fixes it)`);
     let bytes: Uint8Array | null = null;
     let base: Params | null = null;
@@ -272,7 +277,7 @@ function plan(argv: readonly string[]): RunPlan | 'help' {
     };
   }
   const preset = f.string('preset') ?? 'reynolds';
-  const params = resolveSources({ ...sources, preset }, problems);
+  const params = resolveSources({ ...sources, preset, keepDensity: f.bool('keep-density') }, problems);
   const outPlan = planOutDir(outDir, null, 0, f.bool('force'), problems, f.has('metrics'));
   throwIfProblems(problems);
   return { ...common, out: outPlan, preset, resume: null, params };

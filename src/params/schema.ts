@@ -1,7 +1,56 @@
+import type { Params, ParamsOverride } from './params.generated.ts';
 import { bool, int, num, oneOf, type PartialValues, spheres, type ValuesOf } from './spec.ts';
 
 const falloffs = ['none', '1/d', '1/d2'] as const;
 const BIG = 1e6;
+
+/**
+ * A target point one kind of agent seeks (Reynolds' seek, slowing down within `radius`: arrive),
+ * set from outside the flock: `flock.setTarget(kind, point)` (docs/steering.md). Off by default,
+ * which keeps every byte of a flock without targets. `added`: these fields arrived after 1.0, so a
+ * 1.0 snapshot, which lacks them, restores with the defaults.
+ */
+function targetGroup(
+  who: 'prey' | 'predators',
+  speed: string,
+  force: string,
+  strength: number,
+  radius: number,
+) {
+  const added = '1.1';
+  return {
+    enabled: bool({
+      default: false,
+      doc: `Steer ${who} towards the point (x, y, z): set by flock.setTarget, cleared with null`,
+      added,
+    }),
+    x: num({ default: 0, min: 0, max: BIG, doc: 'Target x; inside the world while enabled', added }),
+    y: num({ default: 0, min: 0, max: BIG, doc: 'Target y; inside the world while enabled', added }),
+    z: num({
+      default: 0,
+      min: 0,
+      max: BIG,
+      doc: 'Target z (vertical); inside the world while enabled (2D: ignored, the offset has no z)',
+      added,
+    }),
+    strength: num({
+      default: strength,
+      min: 0,
+      max: BIG,
+      step: 0.05,
+      doc: `Weight of the target's steering (desired velocity − velocity, at most ${force} long), added to the other rules`,
+      added,
+    }),
+    radius: num({
+      default: radius,
+      min: 0,
+      max: BIG,
+      step: 0.5,
+      doc: `Arrive radius: within it the desired speed falls from ${speed} in proportion to the distance (0: seek at full speed up to the point)`,
+      added,
+    }),
+  };
+}
 
 /**
  * The single source of truth for every parameter of a flock. World units are arbitrary (think
@@ -187,6 +236,10 @@ export const schema = {
     radius: num({ default: 8, min: 0, max: BIG, doc: 'Prey flee from predators within this radius' }),
     weight: num({ default: 3, min: 0, max: BIG, doc: 'Weight of fleeing' }),
   },
+  preyTarget: targetGroup('prey', 'motion.maxSpeed', 'steering.maxForce', 1, 10),
+  // a predator adds the target to its chase of the prey it sees: 3 lets the target lead
+  // (a pointer at 6 units/s is followed within 1.5 units through the default flock)
+  predatorTarget: targetGroup('predators', 'predator.speed', 'predator.accel', 3, 2),
   obstacles: spheres({
     maxItems: 16,
     default: [],
@@ -236,10 +289,15 @@ export const schema = {
 
 /** The schema's type. */
 export type Schema = typeof schema;
-/** A complete, validated parameter set. */
-export type Params = ValuesOf<Schema>;
-/** A partial parameter set: any subset of fields, nested by group. */
-export type ParamsOverride = PartialValues<Params>;
+
+// Params and ParamsOverride are generated from the schema as interfaces with each field's doc,
+// range and default (scripts/gen-params.ts, `npm run gen`), so that they hover as such; they must
+// be exactly what the schema derives, or this stops compiling.
+export type { Params, ParamsOverride } from './params.generated.ts';
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+true satisfies Same<Params, ValuesOf<Schema>>;
+true satisfies Same<ParamsOverride, PartialValues<ValuesOf<Schema>>>;
 /** Names of the top-level groups. */
 export type GroupName = {
   [K in keyof Schema]: Schema[K] extends { kind: string } ? never : K;

@@ -12,6 +12,11 @@ interface LeafBase {
   readonly structural?: boolean;
   /** Leave out of the GPU uniform block (host-only fields). */
   readonly hostOnly?: boolean;
+  /**
+   * The version that added this field: a snapshot of an earlier version lacks it and restores
+   * with its default (which must reproduce that version's steps).
+   */
+  readonly added?: string;
 }
 
 /** A real number in [min, max]. */

@@ -244,9 +244,25 @@ function obstacleRadiusChecks(p: Params, issues: ParamIssue[]): void {
   });
 }
 
+/** An enabled target lies inside the world: 0 ≤ x ≤ world.x, and so for y and z. */
+export function targetChecks(p: Params, issues: ParamIssue[]): void {
+  for (const group of ['preyTarget', 'predatorTarget'] as const) {
+    const t = p[group];
+    if (!t.enabled) continue;
+    for (const axis of ['x', 'y', 'z'] as const)
+      if (t[axis] > p.world[axis])
+        issues.push({
+          path: `${group}.${axis}`,
+          value: t[axis],
+          allowed: `a number from 0 to world.${axis} (${p.world[axis]}): the target lies inside the world`,
+        });
+  }
+}
+
 /** Checks that involve more than one field. */
 function crossChecks(p: Params, issues: ParamIssue[]): void {
   obstacleRadiusChecks(p, issues);
+  targetChecks(p, issues);
   if (p.motion.minSpeed > p.motion.maxSpeed)
     issues.push({
       path: 'motion.minSpeed',

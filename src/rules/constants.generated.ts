@@ -7,6 +7,7 @@ import {
   obstacleQuads,
   preyReach,
   sq,
+  targetList,
   unitLaser,
 } from './derive-helpers.ts';
 
@@ -150,7 +151,13 @@ export interface RuleConstants {
   readonly drag: number;
   /** Lindqvist’s LimitSpeed instead of the clamp. */
   readonly speedRamp: boolean;
-  /** Obstacles, the laser or any of the forms above not the default: prey take the general update (updateAgent; the wasm finish()), not the plain prey update. */
+  /** Prey steer towards their target (targets[0..4]). */
+  readonly preyTarget: boolean;
+  /** Predators steer towards their target (targets[5..9]). */
+  readonly predTarget: boolean;
+  /** The prey target, then the predator target: x, y, z, strength, radius each (the point moves in place: retarget). */
+  readonly targets: Float64Array;
+  /** Obstacles, the laser, a prey target or any of the forms above not the default: prey take the general update (updateAgent; the wasm finish()), not the plain prey update. */
   readonly generalFinish: boolean;
 }
 
@@ -212,6 +219,9 @@ export function deriveConstants(p: Params, predatorsPresent: boolean): RuleConst
     integration: MOTION_INTEGRATION_CODE[p.motion.integration],
     drag: p.motion.drag,
     speedRamp: p.motion.speedLimit === 'ramp',
-    generalFinish: p.obstacles.length > 0 || p.laser.enabled || p.separation.reduce === 'sum' || !p.steering.limitEach || p.steering.desiredLength === 'unit' || p.motion.integration !== 'acceleration' || p.motion.speedLimit === 'ramp' || p.motion.drag > 0,
+    preyTarget: p.preyTarget.enabled,
+    predTarget: p.predatorTarget.enabled,
+    targets: targetList(p),
+    generalFinish: p.obstacles.length > 0 || p.laser.enabled || p.preyTarget.enabled || p.separation.reduce === 'sum' || !p.steering.limitEach || p.steering.desiredLength === 'unit' || p.motion.integration !== 'acceleration' || p.motion.speedLimit === 'ramp' || p.motion.drag > 0,
   };
 }

@@ -56,3 +56,45 @@ export function preyReach(p: Params, predatorsPresent: boolean): number {
   const flock = flockRadius(p);
   return predatorsPresent ? Math.max(flock, p.flee.radius, p.predator.killRadius) : flock;
 }
+
+/** The targets as the kernels read them (c.targets): see src/rules/target.ts. */
+export function targetList(p: Params): Float64Array {
+  const out = new Float64Array(10);
+  writeTargets(out, p);
+  return out;
+}
+
+/**
+ * Write both targets into a list laid out as c.targets (prey x, y, z, strength, radius, then the
+ * predators'): in place, so a target moved every frame allocates nothing.
+ */
+export function writeTargets(out: Float64Array, p: Params): void {
+  const a = p.preyTarget;
+  const b = p.predatorTarget;
+  out[0] = a.x;
+  out[1] = a.y;
+  out[2] = a.z;
+  out[3] = a.strength;
+  out[4] = a.radius;
+  out[5] = b.x;
+  out[6] = b.y;
+  out[7] = b.z;
+  out[8] = b.strength;
+  out[9] = b.radius;
+}
+
+/** The inverse of writeTargets: a list laid out as c.targets into the parameters' target groups. */
+export function readTargets(list: Float64Array, p: Params): void {
+  const a = p.preyTarget;
+  const b = p.predatorTarget;
+  a.x = list[0];
+  a.y = list[1];
+  a.z = list[2];
+  a.strength = list[3];
+  a.radius = list[4];
+  b.x = list[5];
+  b.y = list[6];
+  b.z = list[7];
+  b.strength = list[8];
+  b.radius = list[9];
+}

@@ -177,12 +177,32 @@ export const kernelConstants: readonly KernelConstant[] = [
     doc: 'Lindqvist’s LimitSpeed instead of the clamp.',
     derive: "p.motion.speedLimit === 'ramp'",
   },
+  // Targets set from outside (flock.setTarget; docs/steering.md): the arrive steering of
+  // src/rules/target.ts, its twin in wasm/agent-update.ts and step.wgsl.
+  {
+    name: 'preyTarget',
+    kind: 'bool',
+    doc: 'Prey steer towards their target (targets[0..4]).',
+    derive: 'p.preyTarget.enabled',
+  },
+  {
+    name: 'predTarget',
+    kind: 'bool',
+    doc: 'Predators steer towards their target (targets[5..9]).',
+    derive: 'p.predatorTarget.enabled',
+  },
+  {
+    name: 'targets',
+    kind: 'list',
+    doc: 'The prey target, then the predator target: x, y, z, strength, radius each (the point moves in place: retarget).',
+    derive: 'targetList(p)',
+  },
   {
     name: 'generalFinish',
     kind: 'bool',
-    doc: 'Obstacles, the laser or any of the forms above not the default: prey take the general update (updateAgent; the wasm finish()), not the plain prey update.',
+    doc: 'Obstacles, the laser, a prey target or any of the forms above not the default: prey take the general update (updateAgent; the wasm finish()), not the plain prey update.',
     derive:
-      "p.obstacles.length > 0 || p.laser.enabled || p.separation.reduce === 'sum' || !p.steering.limitEach || p.steering.desiredLength === 'unit' || p.motion.integration !== 'acceleration' || p.motion.speedLimit === 'ramp' || p.motion.drag > 0",
+      "p.obstacles.length > 0 || p.laser.enabled || p.preyTarget.enabled || p.separation.reduce === 'sum' || !p.steering.limitEach || p.steering.desiredLength === 'unit' || p.motion.integration !== 'acceleration' || p.motion.speedLimit === 'ramp' || p.motion.drag > 0",
   },
 ];
 
@@ -282,6 +302,12 @@ export const wasmFSlots: readonly WasmSlot[] = [
   { name: 'laserStrength', write: 'c.laserStrength' },
   { name: 'laserKill2', write: 'c.laserKill2' },
   { name: 'drag', doc: 'Linear drag per second (0: none).', write: 'c.drag' },
+  {
+    name: 'target',
+    count: 10,
+    doc: 'prey target x y z strength radius, then the predators’',
+    write: Array.from({ length: 10 }, (_, k) => `c.targets[${k}]`),
+  },
 ];
 
 /** Slots reserved per block (the host lays its arrays out after them). */
@@ -313,4 +339,6 @@ export const wasmFlags: readonly { readonly name: string; readonly from: string;
   { name: 'speedRamp', from: 'c.speedRamp', doc: 'Lindqvist’s LimitSpeed instead of the clamp.' },
   { name: 'laser', from: 'c.laser', doc: 'Prey are repelled from the laser line, predators on it die.' },
   { name: 'exclusiveZones', from: 'c.exclusiveZones', doc: 'steering.zones "exclusive" (Couzin’s zones).' },
+  { name: 'preyTarget', from: 'c.preyTarget', doc: 'Prey steer towards their target (F_TARGET).' },
+  { name: 'predTarget', from: 'c.predTarget', doc: 'Predators steer towards theirs (F_TARGET + 5).' },
 ];

@@ -23,8 +23,10 @@ export const LIM = 33;
 export const TMP = 37;
 /** Neighbour sums of the agent being updated (layout below, from SUM_SEP). */
 export const SUMS = 41;
+/** The target's steering (src/rules/target.ts). */
+export const TARGET = 57;
 /** Length of the scratch array. */
-export const SCRATCH_LENGTH = 57;
+export const SCRATCH_LENGTH = 60;
 
 /**
  * Layout of one agent's neighbour sums (x, y, z, count per rule) wherever they are kept: in the

@@ -133,8 +133,9 @@ export function parseSnapshotParams(
       offset: head,
     });
   }
+  // (a field added after the snapshot's version takes its default: f.spec.added)
   const missing = fields
-    .filter((f) => getPath(raw as Record<string, unknown>, f) === undefined)
+    .filter((f) => f.spec.added === undefined && getPath(raw as Record<string, unknown>, f) === undefined)
     .map((f) => f.path);
   if (missing.length > 0)
     throw new SnapshotError(

@@ -41,6 +41,7 @@ const VALUES = {
     'computeMetrics',
     'createFlock',
     'createFlockSync',
+    'densityOf',
     'engineOptions',
     'fields',
     'formatIssue',
@@ -50,6 +51,7 @@ const VALUES = {
     'resolveParams',
     'restoreFlock',
     'restoreFlockSync',
+    'scaleWorld',
     'schema',
     'seededState',
   ],
@@ -78,6 +80,7 @@ const VALUES = {
 /** Type-only exports of each entry. */
 const TYPES = {
   'murmur-flock': [
+    'AgentEdit',
     'AnyBuffer',
     'BackendInfo',
     'BackendName',
@@ -113,8 +116,11 @@ const TYPES = {
     'Sphere',
     'SphereListSpec',
     'StepTiming',
+    'TargetKind',
     'ValuesOf',
+    'Vec3',
     'Vec3Views',
+    'WorldSides',
   ],
   'murmur-flock/layout': ['FieldName'],
   'murmur-flock/backends/webgpu': [
@@ -144,6 +150,8 @@ const FLOCK_MEMBERS = [
   'positionsInterleavedInto',
   'reset',
   'set',
+  'setAgent',
+  'setTarget',
   'snapshot',
   'state',
   'stateHash',

@@ -22,6 +22,7 @@ import {
   SUM_COH,
   SUM_FLEE,
   SUM_SEP,
+  TARGET,
   TMP,
   VEL,
 } from '../../rules/scratch.ts';
@@ -35,9 +36,12 @@ import {
   steerAt,
   truncateAt,
 } from '../../rules/steer.ts';
+import { PREDATOR_TARGET, PREY_TARGET, seekTargetAt } from '../../rules/target.ts';
 import { type Half, PREY } from '../../state/layout.ts';
 
 const PRIORITY = [AVOID, REPEL, FLEE, SEP, ALI, COH];
+/** With a prey target: it takes what the other rules leave of the budget. */
+const PRIORITY_TARGET = [...PRIORITY, TARGET];
 
 /** Unit vectors along which coincident agents are pushed apart (3D, 2D). */
 export const U3 = [...TIE_BREAK_3D];
@@ -144,11 +148,18 @@ function preyAcceleration(c: RuleConstants, s: Float64Array, sums: Float64Array,
   if (c.laser) repelFromLine(c, s, REPEL, TMP);
   else zeroAt(s, REPEL);
   if (dims2) for (let k = 2; k < ACC; k += 3) s[k] = 0;
-  if (c.priority) allocateByPriority(s, PRIORITY, ACC);
+  // (its z is zero in 2D already)
+  if (c.preyTarget) seekTargetAt(c, s, TARGET, PREY_TARGET);
+  if (c.priority) allocateByPriority(s, c.preyTarget ? PRIORITY_TARGET : PRIORITY, ACC);
   else {
     s[ACC] = s[SEP] + s[ALI] + s[COH] + s[FLEE] + s[AVOID] + s[REPEL];
     s[ACC + 1] = s[SEP + 1] + s[ALI + 1] + s[COH + 1] + s[FLEE + 1] + s[AVOID + 1] + s[REPEL + 1];
     s[ACC + 2] = s[SEP + 2] + s[ALI + 2] + s[COH + 2] + s[FLEE + 2] + s[AVOID + 2] + s[REPEL + 2];
+    if (c.preyTarget) {
+      s[ACC] += s[TARGET];
+      s[ACC + 1] += s[TARGET + 1];
+      s[ACC + 2] += s[TARGET + 2];
+    }
     // limited to maxAccel as an acceleration (× dt) or an impulse (no dt); increment: unlimited
     if (c.integration !== MOTION_INTEGRATION_INCREMENT) truncateAt(s, ACC, LIM + 3);
   }
@@ -180,6 +191,13 @@ function predatorAcceleration(c: RuleConstants, s: Float64Array, sums: Float64Ar
   s[ACC] = s[COH] + s[AVOID];
   s[ACC + 1] = s[COH + 1] + s[AVOID + 1];
   s[ACC + 2] = dims2 ? 0 : s[COH + 2] + s[AVOID + 2];
+  if (c.predTarget) {
+    // (after the chase's: with the limit above, strength > 1 lets the target win)
+    seekTargetAt(c, s, TARGET, PREDATOR_TARGET);
+    s[ACC] += s[TARGET];
+    s[ACC + 1] += s[TARGET + 1];
+    s[ACC + 2] += s[TARGET + 2];
+  }
   truncateAt(s, ACC, LIM + 3);
   if (c.laser) {
     offsetFromLine(c, s, TMP);

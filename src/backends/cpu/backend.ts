@@ -47,6 +47,10 @@ export class CpuBackend implements SyncBackend {
     this.configured = true;
   }
 
+  retarget(params: Params): void {
+    this.cpuStep.retarget(params);
+  }
+
   private sinkToGrid(): void {
     const grid = this.cpuStep.grid;
     this.sink = { keys: grid.keys, counts: grid.cursor, offset: 0 };

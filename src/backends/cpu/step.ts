@@ -1,5 +1,6 @@
 import type { Params } from '../../params/schema.ts';
 import { deriveConstants, type RuleConstants, WORLD_BOUNDARY_WRAP } from '../../rules/constants.ts';
+import { readTargets, writeTargets } from '../../rules/derive-helpers.ts';
 import { type KeySink, UniformGrid } from '../../spatial/grid.ts';
 import { type FlockState, type Half, PREDATOR } from '../../state/layout.ts';
 import { WASM_SLOT_BYTES, type WasmKernel } from '../wasm/kernel.ts';
@@ -97,6 +98,25 @@ export class CpuStep implements StepContext {
       predators,
       wasm === null ? {} : { allocate: false, slotBytes: WASM_SLOT_BYTES },
     );
+  }
+
+  /**
+   * The configured parameters with other targets only (Backend.retarget; usually the same object,
+   * changed in place): their targets into c.targets, and these parameters kept for a re-derive.
+   */
+  retarget(params: Params): void {
+    this.params = params;
+    writeTargets(this.c.targets, params);
+  }
+
+  /**
+   * The targets from a list laid out as c.targets (a workers thread's, from the control block):
+   * into c.targets and this thread's parameters (which a later configure derives from).
+   */
+  retargetFrom(list: Float64Array): void {
+    if (!this.params) return;
+    readTargets(list, this.params);
+    this.c.targets.set(list);
   }
 
   /** Configure again with the predators gone (or back): prey stop (or start) scanning the flee radius. */

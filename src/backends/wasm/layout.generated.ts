@@ -4,7 +4,7 @@ import type { RuleConstants } from '../../rules/constants.ts';
 import { WORLD_BOUNDARY_PUSH, WORLD_BOUNDARY_TELEPORT, WORLD_BOUNDARY_WRAP } from '../../rules/constants.generated.ts';
 
 /** Hash of the slot layout below; the kernel binary reports the same (wasm/slots.ts) or is stale. */
-export const LAYOUT_VERSION = 1296062848;
+export const LAYOUT_VERSION = 695925596;
 
 /** Slot numbers of the WebAssembly kernel’s I (i32) block. */
 export const I = {
@@ -73,6 +73,7 @@ export const F = {
   laserStrength: 39,
   laserKill2: 40,
   drag: 41, // Linear drag per second (0: none).
+  target: 42, // prey target x y z strength radius, then the predators’; 10 slots
 } as const;
 export const F_SLOTS = 64;
 
@@ -93,6 +94,8 @@ export const FLAG = {
   speedRamp: 4096, // Lindqvist’s LimitSpeed instead of the clamp.
   laser: 8192, // Prey are repelled from the laser line, predators on it die.
   exclusiveZones: 16384, // steering.zones "exclusive" (Couzin’s zones).
+  preyTarget: 32768, // Prey steer towards their target (F_TARGET).
+  predTarget: 65536, // Predators steer towards theirs (F_TARGET + 5).
 } as const;
 
 /** Write every slot the table derives from the rule constants (the rest are pointers and grid values). */
@@ -118,7 +121,9 @@ export function writeConstantSlots(c: RuleConstants, i32: Int32Array, f64: Float
     (c.desiredUnit ? FLAG.desiredUnit : 0) |
     (c.speedRamp ? FLAG.speedRamp : 0) |
     (c.laser ? FLAG.laser : 0) |
-    (c.exclusiveZones ? FLAG.exclusiveZones : 0);
+    (c.exclusiveZones ? FLAG.exclusiveZones : 0) |
+    (c.preyTarget ? FLAG.preyTarget : 0) |
+    (c.predTarget ? FLAG.predTarget : 0);
   i32[I.integration] = c.integration;
   i32[I.nObstacles] = c.nObstacles;
   i32[I.collision] = c.collision;
@@ -161,4 +166,14 @@ export function writeConstantSlots(c: RuleConstants, i32: Int32Array, f64: Float
   f64[F.laserStrength] = c.laserStrength;
   f64[F.laserKill2] = c.laserKill2;
   f64[F.drag] = c.drag;
+  f64[F.target] = c.targets[0];
+  f64[F.target + 1] = c.targets[1];
+  f64[F.target + 2] = c.targets[2];
+  f64[F.target + 3] = c.targets[3];
+  f64[F.target + 4] = c.targets[4];
+  f64[F.target + 5] = c.targets[5];
+  f64[F.target + 6] = c.targets[6];
+  f64[F.target + 7] = c.targets[7];
+  f64[F.target + 8] = c.targets[8];
+  f64[F.target + 9] = c.targets[9];
 }

@@ -42,7 +42,7 @@ import {
 import { type GridSetup, gridLayout, setupGrid } from './gridSetup.ts';
 import { KernelTimer, type KernelTimes } from './kernel-timer.ts';
 import { type Pipelines, pipelinesFor, pipelinesNow } from './pipelines.ts';
-import { packParams, packValues, paramsLayout } from './uniforms.ts';
+import { packParams, packTargets, packValues, paramsLayout } from './uniforms.ts';
 import { type AgentLayout, DEFAULT_VARIANT, type KernelVariant, type ResolvedVariant } from './variant.ts';
 
 export { AGENT_BYTES, AGENT_OFFSETS } from './agents.ts';
@@ -97,6 +97,7 @@ export class WebGpuBackend implements Backend {
   private readonly gridBuf: GPUBuffer;
   private readonly control: GPUBuffer;
   private readonly paramBytes = new ArrayBuffer(paramsLayout.byteLength);
+  private readonly paramView = new DataView(this.paramBytes);
   private readonly gridBytes = new ArrayBuffer(gridLayout.byteLength);
   private ab: AgentBuffers | null = null;
   private gb: GridBuffers | null = null;
@@ -198,6 +199,46 @@ export class WebGpuBackend implements Backend {
     this.device.queue.writeBuffer(this.gridBuf, 0, this.gridBytes);
     this.device.queue.writeBuffer(this.gb!.edges, 0, setup.edges);
     if (upload) this.upload(state);
+  }
+
+  /** The target members of the parameters changed, nothing else (Flock.setTarget): rewrite them. */
+  retarget(params: Params): void {
+    this.check();
+    this.params = params;
+    packTargets(params, this.paramView);
+    this.device.queue.writeBuffer(this.paramsBuf, 0, this.paramBytes);
+  }
+
+  /**
+   * The host wrote agents of the state's front half since the last step: `slots` (Flock.setAgent),
+   * or any of them (null: its views were handed out). Uploads those agents' records, or the whole
+   * front half for null, so that writes are never lost. Only where the host holds what the GPU
+   * holds: after the GPU stepped ahead without a readback, the edits of a stale state are refused
+   * (an Error), the views' are not looked for.
+   */
+  takeHostWrites(state: FlockState, slots: readonly number[] | null): void {
+    this.check();
+    const ab = this.ab;
+    const s = this.synced;
+    if (!ab || !s || s.state !== state || s.count !== state.count || s.steps !== this.gpuSteps) {
+      if (slots === null) return;
+      throw new Error(
+        'webgpu backend: the GPU stepped ahead of the host state (stepGpuOnly without readback): read back before editing agents',
+      );
+    }
+    if (slots === null) {
+      this.upload(state);
+      return;
+    }
+    const scratch = this.transferScratch();
+    const q = this.device.queue;
+    for (const i of slots) {
+      packAgents(state.front, i, 1, scratch, ab.layout);
+      if (ab.agentsV) {
+        q.writeBuffer(ab.agents, i * SPLIT_RECORD_BYTES, scratch, 0, SPLIT_RECORD_BYTES);
+        q.writeBuffer(ab.agentsV, i * SPLIT_RECORD_BYTES, scratch, SPLIT_RECORD_BYTES, SPLIT_RECORD_BYTES);
+      } else q.writeBuffer(ab.agents, i * AGENT_BYTES, scratch, 0, AGENT_BYTES);
+    }
   }
 
   /** Copy the state's front half to the GPU (done by configure; call after editing the state). */

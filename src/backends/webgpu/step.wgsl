@@ -326,6 +326,21 @@ fn boundaryAxis(p0: f32, v0: f32, L: f32) -> vec2<f32> {
   return vec2<f32>(p, v);
 }
 
+// The arrive steering towards a target (the twin of src/rules/target.ts's seekTargetAt): desired
+// velocity at maxSpeed towards t, within the arrive radius at maxSpeed · d / radius, minus the
+// velocity, truncated to maxForce, times the strength; in a wrap-around world to the nearest image.
+fn seekTarget(t: vec3<f32>, strength: f32, radius: f32, p: vec3<f32>, v: vec3<f32>, maxSpeed: f32, maxForce: f32, L: vec3<f32>, dims2: bool) -> vec3<f32> {
+  var d = t - p;
+  if (dims2) { d.z = 0.0; }
+  if (P.world_boundary == WORLD_BOUNDARY_WRAP) { d = minimumImage(d, L, L * 0.5); }
+  let l = sqrt(dot(d, d));
+  var f = 0.0;
+  if (l < radius) { f = maxSpeed / radius; } else if (l > 0.0) { f = maxSpeed / l; }
+  var s = d * f - v;
+  if (dims2) { s.z = 0.0; }
+  return truncateTo(s, maxForce) * strength;
+}
+
 fn wrapCell(c: i32, n: i32) -> u32 {
   if (c < 0) { return u32(c + n); }
   if (c >= n) { return u32(c - n); }
@@ -513,6 +528,11 @@ fn stepAgents(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
     if (qn > 0u) { rCoh = ruleVector(coh / f32(qn), P.cohesion_normalize != 0u, vi, P.cohesion_weight); }
     if (fn_ > 0u) { rFlee = ruleVector(flee / f32(fn_), reynolds(), vi, P.flee_weight); }
     if (P.laser_enabled != 0u) { rRepel = repelFromLine(xi, dims2); }
+    var rTarget = vec3<f32>(0.0);
+    if (P.preyTarget_enabled != 0u) {
+      let t = vec3<f32>(P.preyTarget_x, P.preyTarget_y, P.preyTarget_z);
+      rTarget = seekTarget(t, P.preyTarget_strength, P.preyTarget_radius, xi, vi, P.motion_maxSpeed, P.steering_maxForce, L, dims2);
+    }
     if (dims2) {
       rSep.z = 0.0;
       rAli.z = 0.0;
@@ -529,8 +549,10 @@ fn stepAgents(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
       takeBudget(&acc, &left, rSep);
       takeBudget(&acc, &left, rAli);
       takeBudget(&acc, &left, rCoh);
+      takeBudget(&acc, &left, rTarget);
     } else {
       acc = rSep + rAli + rCoh + rFlee + avoid + rRepel;
+      if (P.preyTarget_enabled != 0u) { acc = acc + rTarget; }
       // limited to maxAccel as an acceleration (× dt) or an impulse (no dt); increment: unlimited
       if (P.motion_integration != MOTION_INTEGRATION_INCREMENT) { acc = truncateTo(acc, P.motion_maxAccel); }
     }
@@ -550,6 +572,10 @@ fn stepAgents(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
     }
     acc = chase + avoid;
     if (dims2) { acc.z = 0.0; }
+    if (P.predatorTarget_enabled != 0u) {
+      let t = vec3<f32>(P.predatorTarget_x, P.predatorTarget_y, P.predatorTarget_z);
+      acc = acc + seekTarget(t, P.predatorTarget_strength, P.predatorTarget_radius, xi, vi, P.predator_speed, P.predator_accel, L, dims2);
+    }
     acc = truncateTo(acc, P.predator_accel);
     if (P.laser_enabled != 0u) {
       let q = offsetFromLine(xi);

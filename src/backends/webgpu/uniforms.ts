@@ -168,6 +168,20 @@ export function packParams(params: Params, view: DataView): void {
     view.setFloat32(paramsLayout.offsets.get(m.name) as number, derived[m.name], true);
 }
 
+/** The number fields of the target groups with their offsets in the block (Flock.setTarget's path). */
+const targetMembers = gpuFields
+  .filter((f) => (f.group === 'preyTarget' || f.group === 'predatorTarget') && f.spec.kind === 'number')
+  .map((f) => ({ f, off: paramsLayout.offsets.get(wgslName(f.path)) as number }));
+
+/**
+ * Write only the targets' points, strengths and radii of `params` (what packParams writes for
+ * them): a target moved every frame, without allocating.
+ */
+export function packTargets(params: Params, view: DataView): void {
+  const P = params as unknown as Record<string, unknown>;
+  for (const { f, off } of targetMembers) view.setFloat32(off, getPath(P, f) as number, true);
+}
+
 /** Write plain numbers into a generated struct by member name (for derived, non-schema blocks). */
 export function packValues(layout: UniformLayout, values: Record<string, number>, view: DataView): void {
   for (const m of layout.members) {

@@ -1,4 +1,5 @@
 import type { Params } from '../../params/schema.ts';
+import { writeTargets } from '../../rules/derive-helpers.ts';
 import type { FlockState } from '../../state/layout.ts';
 import { hasPredators, plannedSweepBytes } from '../cpu/step.ts';
 import type { Backend, BackendInfo, StepTiming } from '../types.ts';
@@ -180,6 +181,7 @@ export class WorkersBackend implements Backend {
       state,
       this.kernel === 'wasm' ? WASM_SLOT_BYTES : undefined,
     );
+    writeTargets(this.control.targets, params);
     this.epoch++;
     for (const h of this.handles)
       h.post({
@@ -191,6 +193,11 @@ export class WorkersBackend implements Backend {
         predators: hasPredators(state),
         kernel: this.kernel,
       });
+  }
+
+  /** Between batches (Flock calls it before a step): the threads read it when the next batch starts. */
+  retarget(params: Params): void {
+    writeTargets(this.control.targets, params);
   }
 
   async step(state: FlockState, n: number): Promise<void> {

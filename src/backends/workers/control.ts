@@ -35,13 +35,21 @@ const TIMING_OFFSET = INT_SLOTS * 4;
 /** Float64 timing slots (ms, measured by worker 0). */
 export const TIMING = { grid: 0, neighbours: 1, total: 2 } as const;
 const TIMING_SLOTS = 4;
-const PER_THREAD_OFFSET = TIMING_OFFSET + TIMING_SLOTS * 8;
+/** The targets, laid out as the kernel constants' c.targets (src/rules/target.ts). */
+const TARGET_OFFSET = TIMING_OFFSET + TIMING_SLOTS * 8;
+const TARGET_SLOTS = 10;
+const PER_THREAD_OFFSET = TARGET_OFFSET + TARGET_SLOTS * 8;
 
 /** Typed views over one control block. */
 export interface Control {
   readonly buffer: SharedArrayBuffer;
   readonly i32: Int32Array;
   readonly timing: Float64Array;
+  /**
+   * The targets (flock.setTarget), written by the main thread between batches and read by every
+   * thread at the start of a batch: a target moved every frame needs no configure message.
+   */
+  readonly targets: Float64Array;
   /** Per thread, written only by that thread: its smoothed pass speed (see balance.ts). */
   readonly speeds: Float64Array;
   /** Per thread, written only by that thread: agents it stepped in its last pass. */
@@ -68,6 +76,7 @@ export function controlFrom(buffer: SharedArrayBuffer): Control {
     buffer,
     i32: new Int32Array(buffer, 0, INT_SLOTS),
     timing: new Float64Array(buffer, TIMING_OFFSET, TIMING_SLOTS),
+    targets: new Float64Array(buffer, TARGET_OFFSET, TARGET_SLOTS),
     speeds: new Float64Array(buffer, PER_THREAD_OFFSET, threads),
     passAgents: new Float64Array(buffer, PER_THREAD_OFFSET + 8 * threads, threads),
     claims: new Int32Array(buffer, PER_THREAD_OFFSET + 16 * threads, 2 * threads),

@@ -46,6 +46,8 @@ export class StepThread {
   readonly threads: number;
   private readonly ctl: Int32Array;
   private readonly timing: Float64Array;
+  /** The control block's targets (Control.targets). */
+  private readonly targetList: Float64Array;
   private readonly speeds: Float64Array;
   private readonly passAgents: Float64Array;
   /** Cumulative fractions of the threads' shares of the next pass (balance.ts). */
@@ -85,6 +87,7 @@ export class StepThread {
     this.threads = threads;
     this.ctl = control.i32;
     this.timing = control.timing;
+    this.targetList = control.targets;
     this.speeds = control.speeds;
     this.passAgents = control.passAgents;
     this.cutPass = new Float64Array(threads + 1);
@@ -131,6 +134,8 @@ export class StepThread {
   run(n: number): void {
     const state = this.state;
     if (!state || !this.shared) throw new Error('step thread: configure() before run()');
+    // the targets as the main thread last wrote them (between batches: see Control.targets)
+    this.cpu.retargetFrom(this.targetList);
     const T = this.threads;
     const t = this.index;
     const ctl = this.ctl;
