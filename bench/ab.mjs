@@ -5,8 +5,10 @@
 // pairs with its range — the machine drifts by tens of percent in minutes, so only pairs taken
 // side by side are compared.
 //
-//   node bench/ab.mjs --a ../old --b . --rounds 3 --n 100000 \
+//   node bench/ab.mjs --a ../old --b . --rounds 3 --n 100000[,1M,...] \
 //     --presets reynolds,cgit --rows cpu:js,cpu:wasm,workers2:wasm [--set key=value ...] [--json out.json]
+//
+// Several --n values give one row per count (murmur bench's suffixes: 1k, 100k, 1M).
 //
 // A row that cannot start in a checkout (e.g. kernel wasm where that version lacks a feature)
 // shows its reason instead of numbers.
@@ -45,8 +47,9 @@ function parseRow(s) {
   return { backend: m[1], threads: m[2] ? Number(m[2]) : 1, kernel };
 }
 const specs = [];
-for (const preset of values.presets.split(','))
-  for (const r of values.rows.split(',')) specs.push({ preset, ...parseRow(r) });
+for (const n of values.n.split(','))
+  for (const preset of values.presets.split(','))
+    for (const r of values.rows.split(',')) specs.push({ n, preset, ...parseRow(r) });
 
 function runOne(dir, spec) {
   const args = [
@@ -56,7 +59,7 @@ function runOne(dir, spec) {
     'bench',
     '--json',
     '--n',
-    values.n,
+    spec.n,
     '--search',
     values.search,
     '--preset',
@@ -107,8 +110,10 @@ const fmt = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed
 console.log(
   `A = ${dirs.A}\nB = ${dirs.B}\nn = ${values.n}, ${values.search} search, ${rounds} rounds${values.set.length ? `, --set ${values.set.join(' ')}` : ''}\n`,
 );
-console.log('| preset | backend | kernel | A ms/step | B ms/step | B/A median (range) |');
-console.log('|---|---|---|---|---|---|');
+console.log(
+  '| n | preset | backend | kernel | A ms/step | B ms/step | B/A median (range) | speed-up A/B, median |',
+);
+console.log('|---|---|---|---|---|---|---|---|');
 const table = [];
 specs.forEach((spec, k) => {
   const { A, B, errors } = results[k];
@@ -119,7 +124,7 @@ specs.forEach((spec, k) => {
     ? `${median(pairs).toFixed(3)} (${Math.min(...pairs).toFixed(3)}–${Math.max(...pairs).toFixed(3)})`
     : '—';
   console.log(
-    `| ${spec.preset} | ${where} | ${spec.kernel} | ${cell(A, errors.A)} | ${cell(B, errors.B)} | ${ratio} |`,
+    `| ${spec.n} | ${spec.preset} | ${where} | ${spec.kernel} | ${cell(A, errors.A)} | ${cell(B, errors.B)} | ${ratio} | ${pairs.length ? median(pairs.map((r) => 1 / r)).toFixed(3) : '—'} |`,
   );
   table.push({ ...spec, A, B, errors, ratio: pairs.length ? median(pairs) : null });
 });

@@ -7,9 +7,25 @@ import { I_ACC, I_RING, I_SINK, I_TAIL_LO, I_TAIL_START } from './slots';
 /** Byte offset of agent j's accumulator slot for the share [begin, end). */
 export function slotOf(j: i32, end: i32): usize {
   const ring = gi(I_RING);
-  const tailStart = gi(I_TAIL_START);
-  const slot = j >= end ? gi(I_SINK) : j >= tailStart ? ring + j - gi(I_TAIL_LO) : j & (ring - 1);
-  return gp(I_ACC) + <usize>slot * 48;
+  return slotAt(j, end, gp(I_ACC), ring - 1, gi(I_TAIL_START), ring - gi(I_TAIL_LO), gi(I_SINK));
+}
+
+/**
+ * slotOf with the I block's words read once by the caller (the sweep's pair loop: its stores
+ * keep the compiler from reusing earlier loads of them): `acc` the slots' address, `mask` the
+ * ring's size − 1, `tailStart`, `tailBase` (ring − the share's first tail agent), `sink`.
+ */
+export function slotAt(
+  j: i32,
+  end: i32,
+  acc: usize,
+  mask: i32,
+  tailStart: i32,
+  tailBase: i32,
+  sink: i32,
+): usize {
+  const slot = j >= end ? sink : j >= tailStart ? tailBase + j : j & mask;
+  return acc + <usize>slot * 48;
 }
 
 /** Add [x, y, z, 1] to the f32 slot vector at a (the prologue's scalar mirror of a push). */

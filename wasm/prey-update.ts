@@ -105,10 +105,15 @@ export function stage(
   }
 }
 
-/** Fields `field` and `field + 1` of lane `lane` from the two f64 lanes of `v`. */
+/**
+ * Fields `field` and `field + 1` of lane `lane` from the two f64 lanes of `v`, rounded to f32 as
+ * `<f32>` rounds (one demote, two lane stores).
+ */
 function putStagedPair(lane: i32, field: i32, v: v128): void {
-  putStaged(lane, field, <f32>f64x2.extract_lane(v, 0));
-  putStaged(lane, field + 1, <f32>f64x2.extract_lane(v, 1));
+  const f = f32x4.demote_f64x2_zero(v);
+  const a = STAGED + ((<usize>field) << 4) + ((<usize>lane) << 2);
+  v128.store32_lane(a, f, 0);
+  v128.store32_lane(a, f, 1, 16);
 }
 
 /** Finish a share's last one to three staged agents (the spare lanes copy lane 0). */

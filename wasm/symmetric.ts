@@ -3,7 +3,7 @@
 // candidate run (sweep-run.ts); per agent, pass 1 lists the partners within reach past it in the
 // run (listPartners), pass 2 adds each pair's terms to the agent's lanes and pushes the
 // partner's (sweepPairs); the agent's finish is staged four at a time (prey-update.ts).
-import { pushRule, slotOf } from './accumulators';
+import { pushRule, slotAt } from './accumulators';
 import { finish, putSums2 } from './agent-update';
 import { gf, gi, gp } from './blocks';
 import { COUNTING, countAgent } from './counting';
@@ -16,20 +16,49 @@ import {
   F_PREY_REACH2,
   F_SEP_R2,
   GENERAL_PREY,
+  I_ACC,
   I_CELLSTART,
   I_DIMS2,
   I_FALL,
   I_FLAGS,
-  I_LUT,
   I_N,
   I_NB,
   I_NB_STRIDE,
   I_PX,
+  I_RING,
+  I_SINK,
+  I_TAIL_LO,
   I_TAIL_START,
   I_WINDOW,
 } from './slots';
 import { prologue } from './sweep-prologue';
 import { candidateRun, cellOf } from './sweep-run';
+
+/**
+ * Per 4-bit lane mask, the indices of its set lanes first (then 0s): pass 1 adds them to the
+ * vector's first run offset, which lists the same offsets as swizzling the lanes' offsets by the
+ * host's compaction table, in one integer add (V8 compiles i8x16.swizzle as two instructions and
+ * a constant's load).
+ */
+// biome-ignore format: one mask per row
+const SET_LANES: usize = memory.data<i32>([
+  0, 0, 0, 0,
+  0, 0, 0, 0,
+  1, 0, 0, 0,
+  0, 1, 0, 0,
+  2, 0, 0, 0,
+  0, 2, 0, 0,
+  1, 2, 0, 0,
+  0, 1, 2, 0,
+  3, 0, 0, 0,
+  0, 3, 0, 0,
+  1, 3, 0, 0,
+  0, 1, 3, 0,
+  2, 3, 0, 0,
+  0, 2, 3, 0,
+  1, 2, 3, 0,
+  0, 1, 2, 3,
+], 16);
 
 /** This call's GENERAL_PREY flag (read once per call, not per agent). */
 let generalPrey = false;
@@ -48,6 +77,13 @@ let generalPrey = false;
  */
 export function sweep(begin: i32, end: i32, pushEnd: i32, fresh: i32): void {
   generalPrey = (gi(I_FLAGS) & GENERAL_PREY) !== 0;
+  // the slot layout (slotAt), read once: the pair loop's stores keep the compiler from reusing
+  // loads of the I block, and slotOf read four words per partner
+  const acc = gp(I_ACC);
+  const mask = gi(I_RING) - 1;
+  const tailStart = gi(I_TAIL_START);
+  const tailBase = gi(I_RING) - gi(I_TAIL_LO);
+  const sink = gi(I_SINK);
   const window = gi(I_WINDOW);
   if (fresh !== 0 && begin > 0) {
     prologue(begin, min(pushEnd, begin + window), begin);
@@ -71,7 +107,6 @@ export function sweep(begin: i32, end: i32, pushEnd: i32, fresh: i32): void {
   const sepFall = gi(I_FALL);
   const aliFall = gi(I_FALL + 1);
   const cohFall = gi(I_FALL + 2);
-  const lut = gp(I_LUT);
   const nb = gp(I_NB);
   const nbS = gp(I_NB_STRIDE);
   // the cell's candidate run (sweep-run.ts) in the neighbour list's arrays 4..7, unused here
@@ -82,8 +117,10 @@ export function sweep(begin: i32, end: i32, pushEnd: i32, fresh: i32): void {
     if (c0 === c1) continue;
     const L = candidateRun(cell, c0, px, py, pz, cb, nbS);
     // a vector of candidates at x = +∞ past the run's end: pass 1's last vector needs no test of
-    // the run's length (they are never within reach, and the list is what the test gave)
+    // the run's length (they are never within reach, and the list is what the test gave); pass
+    // 2's lanes past the list read the first of them (agent 0's velocity: any agent would do)
     v128.store(cb + ((<usize>L) << 2), f32x4.splat(Infinity));
+    v128.store(cb + 3 * nbS + ((<usize>L) << 2), i32x4.splat(0));
     const i1 = min(c1, end);
     for (let i = max(c0, begin); i < i1; i++) {
       const o4 = (<usize>i) << 2;
@@ -94,11 +131,11 @@ export function sweep(begin: i32, end: i32, pushEnd: i32, fresh: i32): void {
       const uyi = <f64>load<f32>(vy + o4);
       const uzi = <f64>load<f32>(vz + o4);
       const vid = i32x4.splat(load<u32>(id + o4));
-      const n = listPartners(i + 1 - c0, L, xi, yi, zi, cb, nbS, nb, lut, reach2);
+      const n = listPartners(i + 1 - c0, L, xi, yi, zi, cb, nbS, nb, reach2);
       if (COUNTING) countAgent(L - (i + 1 - c0), (L - (i + 1 - c0) + 3) & ~3, n);
       // biome-ignore format: the agent, its partners, where they are, the rules
       sweepPairs(i, n, pushEnd, xi, yi, zi, uxi, uyi, uzi, vid, cb, nbS, nb, vx, vy, vz,
-        dims2, sepR2, aliR2, cohR2, sepFall, aliFall, cohFall);
+        dims2, sepR2, aliR2, cohR2, sepFall, aliFall, cohFall, acc, mask, tailStart, tailBase, sink);
     }
   }
   flushStaged();
@@ -117,14 +154,13 @@ function listPartners(
   cb: usize,
   nbS: usize,
   nb: usize,
-  lut: usize,
   reach2: v128,
 ): i32 {
   const vxi = f32x4.splat(xi);
   const vyi = f32x4.splat(yi);
   const vzi = f32x4.splat(zi);
-  // the run offsets of the vector's lanes, carried from vector to vector
-  let kv = i32x4.add(i32x4.splat(k0), i32x4(0, 1, 2, 3));
+  // the run offset of the vector's first lane, carried from vector to vector
+  let kv = i32x4.splat(k0);
   let n = 0;
   for (let k = k0; k < L; k += 4) {
     const ok = (<usize>k) << 2;
@@ -134,12 +170,14 @@ function listPartners(
     const d2 = f32x4.add(f32x4.add(f32x4.mul(dx, dx), f32x4.mul(dy, dy)), f32x4.mul(dz, dz));
     // (lanes past the run's end hold the far candidates sweep() put there: never within reach)
     const bits = i32x4.bitmask(f32x4.lt(d2, reach2));
-    const sw = v128.load(lut + ((<usize>bits) << 4));
     // only the run offsets of the accepted: pass 2 reads their few positions again
-    v128.store(nb + ((<usize>n) << 2), i8x16.swizzle(kv, sw));
+    v128.store(nb + ((<usize>n) << 2), i32x4.add(kv, v128.load(SET_LANES + ((<usize>bits) << 4))));
     n += popcnt(bits);
     kv = i32x4.add(kv, i32x4.splat(4));
   }
+  // the lanes past the list: the run's far candidate at L (pass 2 needs no mask of live lanes:
+  // every rule rejects it, and its terms are +0 as the masked lanes' were)
+  v128.store(nb + ((<usize>n) << 2), i32x4.splat(L));
   return n;
 }
 
@@ -174,10 +212,14 @@ function sweepPairs(
   sepFall: i32,
   aliFall: i32,
   cohFall: i32,
+  acc: usize,
+  mask: i32,
+  tailStart: i32,
+  tailBase: i32,
+  sink: i32,
 ): void {
   const zero = f32x4.splat(0);
   const one = f32x4.splat(1);
-  const lanes = i32x4(0, 1, 2, 3);
   const vxi = f32x4.splat(xi);
   const vyi = f32x4.splat(yi);
   const vzi = f32x4.splat(zi);
@@ -185,17 +227,21 @@ function sweepPairs(
   const vuj = f32x4.splat(<f32>uyi);
   const vuk = f32x4.splat(<f32>uzi);
   // biome-ignore format: four sums per rule
-  let sx = zero, sy = zero, sz = zero, sn = zero;
+  let sx = zero, sy = zero, sz = zero;
   // biome-ignore format: four sums per rule
-  let ax = zero, ay = zero, az = zero, an = zero;
+  let ax = zero, ay = zero, az = zero;
   // biome-ignore format: four sums per rule
-  let qx = zero, qy = zero, qz = zero, qn = zero;
-  const vn = i32x4.splat(n);
+  let qx = zero, qy = zero, qz = zero;
+  // the counts in integer registers (fewer vectors live in the loop, which spills): whole
+  // numbers, so their sum is the lanes' sum in any order
+  let sn = 0,
+    an = 0,
+    qn = 0;
   for (let k = 0; k < n; k += 4) {
     const o = nb + ((<usize>k) << 2);
-    const valid = i32x4.lt_s(i32x4.add(i32x4.splat(k), lanes), vn);
-    // the accepted candidates' run entries (lanes past n: entry 0, masked off below)
-    const ks = v128.and(v128.load(o), valid);
+    // the accepted candidates' run entries (lanes past n: the run's far candidate, at x = +∞,
+    // out of every radius: its terms below are +0)
+    const ks = v128.load(o);
     const ok0 = (<usize>i32x4.extract_lane(ks, 0)) << 2;
     const ok1 = (<usize>i32x4.extract_lane(ks, 1)) << 2;
     const ok2 = (<usize>i32x4.extract_lane(ks, 2)) << 2;
@@ -206,7 +252,7 @@ function sweepPairs(
     let dy = f32x4.sub(gather4(cb + nbS, ok0, ok1, ok2, ok3), vyi);
     let dz = f32x4.sub(gather4(cb + 2 * nbS, ok0, ok1, ok2, ok3), vzi);
     let d2 = f32x4.add(f32x4.add(f32x4.mul(dx, dx), f32x4.mul(dy, dy)), f32x4.mul(dz, dz));
-    const same = v128.and(valid, f32x4.eq(d2, zero));
+    const same = f32x4.eq(d2, zero);
     if (v128.any_true(same)) {
       separateCoincident(jv, same, vid, dx, dy, dz, d2, dims2);
       dx = CX;
@@ -214,11 +260,11 @@ function sweepPairs(
       dz = CZ;
       d2 = CD2;
     }
-    const ms = v128.and(valid, f32x4.lt(d2, sepR2));
-    const ma = v128.and(valid, f32x4.lt(d2, aliR2));
-    const mc = v128.and(valid, f32x4.lt(d2, cohR2));
-    const safe = v128.bitselect(d2, one, valid);
-    const wsep = weight(sepFall, safe);
+    const ms = f32x4.lt(d2, sepR2);
+    const ma = f32x4.lt(d2, aliR2);
+    const mc = f32x4.lt(d2, cohR2);
+    // (the far lanes' weights are 0 or 1, their terms masked off: no NaN reaches a sum)
+    const wsep = weight(sepFall, d2);
     const tsx = v128.and(ms, f32x4.mul(dx, wsep));
     const tsy = v128.and(ms, f32x4.mul(dy, wsep));
     const tsz = v128.and(ms, f32x4.mul(dz, wsep));
@@ -226,20 +272,24 @@ function sweepPairs(
     sx = f32x4.sub(sx, tsx);
     sy = f32x4.sub(sy, tsy);
     sz = f32x4.sub(sz, tsz);
-    sn = f32x4.add(sn, tsn);
-    const wali = weight(aliFall, safe);
+    sn += popcnt(i32x4.bitmask(ms));
+    const wali = weight(aliFall, d2);
     const tan = v128.and(ma, one);
     // the neighbours' velocities, read here for the few accepted (lanes past n: agent 0)
-    const js = v128.and(jv, valid);
-    const oj0 = (<usize>i32x4.extract_lane(js, 0)) << 2;
-    const oj1 = (<usize>i32x4.extract_lane(js, 1)) << 2;
-    const oj2 = (<usize>i32x4.extract_lane(js, 2)) << 2;
-    const oj3 = (<usize>i32x4.extract_lane(js, 3)) << 2;
+    // (the live lanes' indices serve the pushes' slots too: extracted once)
+    const j0 = i32x4.extract_lane(jv, 0);
+    const j1 = i32x4.extract_lane(jv, 1);
+    const j2 = i32x4.extract_lane(jv, 2);
+    const j3 = i32x4.extract_lane(jv, 3);
+    const oj0 = (<usize>j0) << 2;
+    const oj1 = (<usize>j1) << 2;
+    const oj2 = (<usize>j2) << 2;
+    const oj3 = (<usize>j3) << 2;
     ax = f32x4.add(ax, v128.and(ma, f32x4.mul(gather4(vx, oj0, oj1, oj2, oj3), wali)));
     ay = f32x4.add(ay, v128.and(ma, f32x4.mul(gather4(vy, oj0, oj1, oj2, oj3), wali)));
     az = f32x4.add(az, v128.and(ma, f32x4.mul(gather4(vz, oj0, oj1, oj2, oj3), wali)));
-    an = f32x4.add(an, tan);
-    const wcoh = weight(cohFall, safe);
+    an += popcnt(i32x4.bitmask(ma));
+    const wcoh = weight(cohFall, d2);
     const tqx = v128.and(mc, f32x4.mul(dx, wcoh));
     const tqy = v128.and(mc, f32x4.mul(dy, wcoh));
     const tqz = v128.and(mc, f32x4.mul(dz, wcoh));
@@ -247,25 +297,39 @@ function sweepPairs(
     qx = f32x4.add(qx, tqx);
     qy = f32x4.add(qy, tqy);
     qz = f32x4.add(qz, tqz);
-    qn = f32x4.add(qn, tqn);
+    qn += popcnt(i32x4.bitmask(mc));
     // biome-ignore format: the partners' terms, rule by rule
-    pushPartners(jv, n - k, pushEnd, tsx, tsy, tsz, tsn,
+    pushPartners(j0, j1, j2, j3, n - k, pushEnd, acc, mask, tailStart, tailBase, sink, tsx, tsy, tsz, tsn,
       v128.and(ma, f32x4.mul(vui, wali)), v128.and(ma, f32x4.mul(vuj, wali)), v128.and(ma, f32x4.mul(vuk, wali)), tan,
       tqx, tqy, tqz, tqn);
   }
   // biome-ignore format: the agent and its sums
-  stageAgent(i, pushEnd, xi, yi, zi, uxi, uyi, uzi, sx, sy, sz, sn, ax, ay, az, an, qx, qy, qz, qn);
+  stageAgent(slotAt(i, pushEnd, acc, mask, tailStart, tailBase, sink), i, xi, yi, zi, uxi, uyi, uzi,
+    sx, sy, sz, countLanes(sn), ax, ay, az, countLanes(an), qx, qy, qz, countLanes(qn));
+}
+
+/** A count as lanes whose sum (hsum2's) is it: [n, 0, 0, 0]. */
+function countLanes(n: i32): v128 {
+  return f32x4.replace_lane(f32x4.splat(0), 0, <f32>n);
 }
 
 /**
  * Push one group of four pairs' partner terms (x, y, z and count per rule and lane) to the
- * partners' slots (`live` of the lanes are partners; their indices in jv), the slots found once
- * for the three rules.
+ * partners' slots (`live` of the lanes are partners, agents j0 ..), the slots found once for the
+ * three rules.
  */
 function pushPartners(
-  jv: v128,
+  j0: i32,
+  j1: i32,
+  j2: i32,
+  j3: i32,
   live: i32,
   pushEnd: i32,
+  acc: usize,
+  mask: i32,
+  tailStart: i32,
+  tailBase: i32,
+  sink: i32,
   sx: v128,
   sy: v128,
   sz: v128,
@@ -279,22 +343,22 @@ function pushPartners(
   qz: v128,
   qn: v128,
 ): void {
-  const a0 = slotOf(i32x4.extract_lane(jv, 0), pushEnd);
-  const a1 = live > 1 ? slotOf(i32x4.extract_lane(jv, 1), pushEnd) : a0;
-  const a2 = live > 2 ? slotOf(i32x4.extract_lane(jv, 2), pushEnd) : a0;
-  const a3 = live > 3 ? slotOf(i32x4.extract_lane(jv, 3), pushEnd) : a0;
+  const a0 = slotAt(j0, pushEnd, acc, mask, tailStart, tailBase, sink);
+  const a1 = live > 1 ? slotAt(j1, pushEnd, acc, mask, tailStart, tailBase, sink) : a0;
+  const a2 = live > 2 ? slotAt(j2, pushEnd, acc, mask, tailStart, tailBase, sink) : a0;
+  const a3 = live > 3 ? slotAt(j3, pushEnd, acc, mask, tailStart, tailBase, sink) : a0;
   pushRule(a0, a1, a2, a3, live, 0, sx, sy, sz, sn);
   pushRule(a0, a1, a2, a3, live, 16, ax, ay, az, an);
   pushRule(a0, a1, a2, a3, live, 32, f32x4.neg(qx), f32x4.neg(qy), f32x4.neg(qz), qn);
 }
 
 /**
- * Agent i's sums: what the agents below it pushed to its slot, then its own lanes, two at a time
- * (hsum2); staged for the quad finish, and the slot cleared (it serves agent i + ring next).
+ * Agent i's sums: what the agents below it pushed to its slot (at ai), then its own lanes, two at
+ * a time (hsum2); staged for the quad finish, and the slot cleared (it serves agent i + ring next).
  */
 function stageAgent(
+  ai: usize,
   i: i32,
-  pushEnd: i32,
   xi: f32,
   yi: f32,
   zi: f32,
@@ -314,7 +378,6 @@ function stageAgent(
   qz: v128,
   qn: v128,
 ): void {
-  const ai = slotOf(i, pushEnd);
   const s0 = v128.load(ai);
   const s1 = v128.load(ai, 16);
   const s2 = v128.load(ai, 32);

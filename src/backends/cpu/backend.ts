@@ -64,6 +64,9 @@ export class CpuBackend implements SyncBackend {
     // the next build its pass over the positions). Only within this call: between calls the
     // caller may write the state.
     let keysReady = false;
+    // ... and keep its result in the kernel's memory for the next step's scatter: nobody reads
+    // the halves between the steps of one call, so they are written in the last step only
+    let kept = false;
     let tGrid = 0;
     let tPass = 0;
     for (let k = 0; k < n; k++) {
@@ -74,9 +77,11 @@ export class CpuBackend implements SyncBackend {
         this.sinkToGrid();
         keysReady = false;
       }
+      const last = k + 1 === n;
       const inGrid = keysReady ? grid.buildFromCounts(grid.cursor, 0) : grid.build(state.front, state.count);
       // (the wasm kernel scatters in its own memory, where its pass then finds the agents)
-      if (this.wasm && state.count <= WASM_SCATTER_MAX)
+      if (kept && keysReady) this.wasm!.scatterKept(grid, state.back, inGrid, last);
+      else if (this.wasm && state.count <= WASM_SCATTER_MAX)
         this.wasm.scatter(grid, state.front, state.back, state.count, inGrid);
       else grid.scatter(state.front, state.back, state.count);
       state.current = (state.current ^ 1) as 0 | 1;
@@ -84,8 +89,9 @@ export class CpuBackend implements SyncBackend {
       const t1 = now();
       // (the scatter is done with the cursors: the kernel overwrites them with the next step's
       // cell counts)
-      const sink = k + 1 < n && this.wasm ? this.sink : null;
-      keysReady = step.run(state.front, state.back, inGrid, 0, inGrid, sink);
+      const sink = !last && this.wasm ? this.sink : null;
+      keysReady = step.run(state.front, state.back, inGrid, 0, inGrid, sink, true);
+      kept = keysReady;
       state.current = (state.current ^ 1) as 0 | 1;
       state.stepCount = state.stepCount + 1;
       const t2 = now();

@@ -148,8 +148,19 @@ export class CpuStep implements StepContext {
    * WebAssembly kernel may also write the next step's cell keys and counts of those agents (it
    * computes them in its vector lanes; in the TypeScript kernel they measured slower than the
    * build's own pass). Returns true when it did: where every agent is plain prey (no kills).
+   * `keep` (the cpu backend within a step(n) call, whole flock): where the keys are written, the
+   * result stays in the WebAssembly kernel's memory for the next step's scatter
+   * (WasmKernel.scatterKept) instead of going to `dst`.
    */
-  run(src: Half, dst: Half, count: number, begin: number, end: number, sink: KeySink | null = null): boolean {
+  run(
+    src: Half,
+    dst: Half,
+    count: number,
+    begin: number,
+    end: number,
+    sink: KeySink | null = null,
+    keep = false,
+  ): boolean {
     const sweep = this.sweep;
     const wasm = this.wasm;
     if (wasm) {
@@ -158,11 +169,11 @@ export class CpuStep implements StepContext {
       if (this.symmetric) {
         // (the sweep runs prey without predators only)
         const { c, grid, scratch } = this;
-        wasm.sweepRange(c, grid, src, dst, count, scratch, sweep.planned, sweep.reservedSlots, sink);
+        wasm.sweepRange(c, grid, src, dst, count, scratch, sweep.planned, sweep.reservedSlots, sink, keep);
         return sink !== null;
       }
       const keys = plainPrey(this.c) ? sink : null;
-      wasm.stepRange(this.c, this.grid, src, dst, count, begin, end, this.scratch, keys);
+      wasm.stepRange(this.c, this.grid, src, dst, count, begin, end, this.scratch, keys, keep);
       return keys !== null;
     }
     // the TypeScript sweep and gathering give the same bytes: each share may decide alone
@@ -226,8 +237,8 @@ export class CpuStep implements StepContext {
   }
 
   /** Copy the open share's agents out to `dst` (and their next-step keys to `sink`, if any). */
-  close(src: Half, dst: Half, sink: KeySink | null): void {
-    this.wasm!.close(src, dst, sink);
+  close(dst: Half, sink: KeySink | null): void {
+    this.wasm!.close(dst, sink);
   }
 
   /** Write the thread's per-cell counts of the step's shares (see open). */

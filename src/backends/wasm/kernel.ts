@@ -132,6 +132,24 @@ export class WasmKernel {
    * scatter()), or null: the next pass's copy in is skipped once for it.
    */
   private presorted: { half: Half; count: number } | null = null;
+  /**
+   * The last pass's agents [0, kept) stay in the kernel's memory only (the cpu backend within one
+   * step(n) call: see keep in stepRange/sweepRange): their new state in the output arrays, their
+   * ids and kinds in the input arrays, their next-step keys and per-cell counts; -1: none.
+   */
+  private kept = -1;
+  /**
+   * The agents [lo, hi) whose next state and next-step keys this kernel's last pass wrote (in
+   * its output and keys arrays) and copied out to `half` (null: none). A workers thread's next
+   * scatter takes them from there (scatterShare with fromPass) instead of copying them in.
+   */
+  private readonly written: { half: Half | null; lo: number; hi: number } = { half: null, lo: 0, hi: 0 };
+  /**
+   * After scatterShare: the half its blocks went to and how many there are (their [from, to)
+   * pairs at ptr.nb + 2 · nbStride, until the next pass overwrites them); the next pass over
+   * that half copies in only the agents between them (null: none).
+   */
+  private scattered: { half: Half; blocks: number } | null = null;
   /** The grid rank table whose copy is at ptr.rank (null: none there yet). */
   private rankCopied: Uint32Array | null = null;
   private views: {
@@ -178,6 +196,10 @@ export class WasmKernel {
     }
     // (the input arrays lie first, at offsets that depend only on the capacity)
     if (capacity > this.capacity) this.presorted = null;
+    // (everything moves: nothing kept or written stays where it was)
+    this.kept = -1;
+    this.written.half = null;
+    this.scattered = null;
     capacity = Math.max(capacity, this.capacity);
     nCells = Math.max(nCells, this.cells);
     maxRanges = Math.max(maxRanges, this.maxRanges);
@@ -263,7 +285,9 @@ export class WasmKernel {
    */
   scatter(grid: UniformGrid, front: Half, back: Half, count: number, inGrid: number): void {
     this.reserve(front.px.length, grid.nCells, Math.max(1, this.maxRanges), Math.max(0, this.accSlots));
-    const { i32, f32, u32, u8 } = this.views!;
+    this.kept = -1;
+    this.scattered = null;
+    const { f32, u32, u8 } = this.views!;
     const p = this.ptr;
     const ins = [front.px, front.py, front.pz, front.vx, front.vy, front.vz];
     // unsorted positions and velocities into the output arrays (the pass overwrites them),
@@ -276,19 +300,59 @@ export class WasmKernel {
     u32.set(grid.keys.subarray(0, count), p.keys >> 2);
     // the cursors start at the cell starts, in the per-cell counts' array (reset before a pass)
     u32.set(grid.cellStart.subarray(0, grid.nCells), p.counts >> 2);
+    this.pointArrays();
+    this.x.scatter(count, p.keys, p.counts, rawId, rawKind);
+    this.sortedOut(back, inGrid);
+    this.presorted = { half: back, count: inGrid };
+  }
+
+  /**
+   * scatter() of the agents the last pass kept in the kernel's memory (keep in sweepRange and
+   * stepRange: its output, ids, kinds and next-step keys are there; `grid` was built from its
+   * counts): nothing is copied in, and the sorted state is copied out to `back` only when
+   * `copyOut` (the last step of a call: within a call nobody reads the halves between steps).
+   * The bytes of scatter() over the half the pass would have written.
+   */
+  scatterKept(grid: UniformGrid, back: Half, count: number, copyOut: boolean): void {
+    if (this.kept !== count || grid.cellStart[grid.nCells] !== count)
+      throw new Error(`WasmKernel.scatterKept: the last pass kept ${this.kept} agents, not ${count}`);
+    this.kept = -1;
+    const { u32, u8 } = this.views!;
+    const p = this.ptr;
+    // (the scatter writes the input arrays: their ids and kinds go to the raw arrays first)
+    const rawId = p.nb;
+    const rawKind = p.nb + p.nbStride;
+    u32.copyWithin(rawId >> 2, p.src[6] >> 2, (p.src[6] >> 2) + count);
+    u8.copyWithin(rawKind, p.src[7], p.src[7] + count);
+    u32.set(grid.cellStart.subarray(0, grid.nCells), p.counts >> 2);
+    this.pointArrays();
+    this.x.scatter(count, p.keys, p.counts, rawId, rawKind);
+    if (copyOut) this.sortedOut(back, count);
+    this.presorted = { half: back, count };
+  }
+
+  /** Copy the scatter's sorted agents [0, n) out to `back` (alive). */
+  private sortedOut(back: Half, n: number): void {
+    const { f32, u32, u8 } = this.views!;
+    const p = this.ptr;
+    const outs = [back.px, back.py, back.pz, back.vx, back.vy, back.vz];
+    for (let k = 0; k < 6; k++) outs[k].set(f32.subarray(p.src[k] >> 2, (p.src[k] >> 2) + n));
+    back.id.set(u32.subarray(p.src[6] >> 2, (p.src[6] >> 2) + n));
+    back.kind.set(u8.subarray(p.src[7], p.src[7] + n));
+    back.alive.fill(1, 0, n);
+  }
+
+  /** The input and output arrays' addresses into the I block. */
+  private pointArrays(): void {
+    const { i32 } = this.views!;
+    const p = this.ptr;
     for (let k = 0; k < 6; k++) {
       i32[I.src + k] = p.src[k];
       i32[I.dst + k] = p.dst[k];
     }
     i32[I.src + 6] = p.src[6];
     i32[I.src + 7] = p.src[7];
-    this.x.scatter(count, p.keys, p.counts, rawId, rawKind);
-    const outs = [back.px, back.py, back.pz, back.vx, back.vy, back.vz];
-    for (let k = 0; k < 6; k++) outs[k].set(f32.subarray(p.src[k] >> 2, (p.src[k] >> 2) + inGrid));
-    back.id.set(u32.subarray(p.src[6] >> 2, (p.src[6] >> 2) + inGrid));
-    back.kind.set(u8.subarray(p.src[7], p.src[7] + inGrid));
-    back.alive.fill(1, 0, inGrid);
-    this.presorted = { half: back, count: inGrid };
+    i32[I.dst + 6] = p.dst[6];
   }
 
   /**
@@ -297,7 +361,9 @@ export class WasmKernel {
    * cursors `cursor[row + key]` give (advanced, as scatterRange leaves them), and the blocks of
    * slots this wrote are copied out to `back` (alive) — the bytes scatterRange writes. A thread's
    * slots form few blocks: its agents of a cell are consecutive, and cells where no other thread
-   * has agents merge.
+   * has agents merge. `fromPass`: the agents [begin, end) of `front` are what this kernel's last
+   * pass wrote (within one batch: nobody wrote the state since), so where its memory still holds
+   * exactly them (see `written`) nothing is copied in.
    */
   scatterShare(
     nCells: number,
@@ -308,27 +374,34 @@ export class WasmKernel {
     end: number,
     cursor: Uint32Array,
     row: number,
+    fromPass = false,
   ): void {
     this.reserve(front.px.length, nCells, Math.max(1, this.maxRanges), Math.max(0, this.accSlots));
     this.presorted = null;
-    const { i32, f32, u32, u8 } = this.views!;
+    this.kept = -1;
+    const { f32, u32, u8 } = this.views!;
     const p = this.ptr;
-    const ins = [front.px, front.py, front.pz, front.vx, front.vy, front.vz];
-    for (let k = 0; k < 6; k++) f32.set(ins[k].subarray(begin, end), (p.dst[k] >> 2) + begin);
     const rawId = p.nb;
     const rawKind = p.nb + p.nbStride;
-    u32.set(front.id.subarray(begin, end), (rawId >> 2) + begin);
-    u8.set(front.kind.subarray(begin, end), rawKind + begin);
-    u32.set(keys.subarray(begin, end), (p.keys >> 2) + begin);
+    const w = this.written;
+    if (fromPass && w.half === front && w.lo === begin && w.hi === end) {
+      // this kernel's pass wrote exactly these agents (and copied them out to `front`): their
+      // new state is still in the output arrays, their keys in its keys, ids and kinds in the
+      // input arrays (which the scatter overwrites: moved to the raw arrays first)
+      u32.copyWithin((rawId >> 2) + begin, (p.src[6] >> 2) + begin, (p.src[6] >> 2) + end);
+      u8.copyWithin(rawKind + begin, p.src[7] + begin, p.src[7] + end);
+    } else {
+      const ins = [front.px, front.py, front.pz, front.vx, front.vy, front.vz];
+      for (let k = 0; k < 6; k++) f32.set(ins[k].subarray(begin, end), (p.dst[k] >> 2) + begin);
+      u32.set(front.id.subarray(begin, end), (rawId >> 2) + begin);
+      u8.set(front.kind.subarray(begin, end), rawKind + begin);
+      u32.set(keys.subarray(begin, end), (p.keys >> 2) + begin);
+    }
+    w.half = null;
     const cursors = cursor.subarray(row, row + nCells);
     u32.set(cursors, p.cursorStart >> 2);
     u32.set(cursors, p.counts >> 2);
-    for (let k = 0; k < 6; k++) {
-      i32[I.src + k] = p.src[k];
-      i32[I.dst + k] = p.dst[k];
-    }
-    i32[I.src + 6] = p.src[6];
-    i32[I.src + 7] = p.src[7];
+    this.pointArrays();
     const blocks = p.nb + 2 * p.nbStride;
     const n = this.x.scatterShare(
       begin,
@@ -351,13 +424,16 @@ export class WasmKernel {
       back.kind.set(u8.subarray(p.src[7] + from, p.src[7] + to), from);
       back.alive.fill(1, from, to);
     }
+    this.scattered = { half: back, blocks: n };
     // the cursors end where scatterRange leaves them
     cursor.set(u32.subarray(p.counts >> 2, (p.counts >> 2) + nCells), row);
   }
 
   /**
    * Step sorted agents [begin, end) of `src` (the first `count` slots, in the grid's cell order)
-   * into `dst`, as stepRange does.
+   * into `dst`, as stepRange does. `keep` (the cpu backend, the whole flock, with a sink): the
+   * result stays in the kernel's memory for the next step's scatterKept instead of going to
+   * `dst` and the keys to the sink (the counts do); see kept.
    */
   stepRange(
     c: RuleConstants,
@@ -369,12 +445,28 @@ export class WasmKernel {
     end: number,
     scratch: KernelScratch,
     sink: KeySink | null = null,
+    keep = false,
   ): void {
     this.load(c, grid, src, count, scratch, 0);
     this.keysIn(sink, grid.nCells);
     this.x.step(begin, end);
-    this.unload(src, dst, begin, end);
+    if (this.keeps(keep, sink, begin, end, count)) {
+      this.countsOut(sink, grid.nCells);
+      return;
+    }
+    this.unload(dst, begin, end);
     this.keysOut(sink, begin, end, grid.nCells);
+    const w = this.written;
+    w.half = sink ? dst : null;
+    w.lo = begin;
+    w.hi = end;
+  }
+
+  /** Whether a pass over [begin, end) of `count` keeps its result (see stepRange); notes it. */
+  private keeps(keep: boolean, sink: KeySink | null, begin: number, end: number, count: number): boolean {
+    if (!keep || sink === null || begin !== 0 || end !== count) return false;
+    this.kept = count;
+    return true;
   }
 
   /**
@@ -394,10 +486,11 @@ export class WasmKernel {
     plan: Readonly<SweepWindow>,
     slots: number,
     sink: KeySink | null = null,
+    keep = false,
   ): void {
     this.sweepOpen(c, grid, src, count, scratch, plan, slots, sink, true);
     this.advance(plan.end);
-    this.close(src, dst, sink);
+    if (!this.keeps(keep, sink, plan.begin, plan.end, count)) this.close(dst, sink);
     this.countsOut(sink, grid.nCells);
   }
 
@@ -424,8 +517,10 @@ export class WasmKernel {
     this.load(c, grid, src, count, scratch, slots, spans);
     const { i32, u8 } = this.views!;
     const acc = this.ptr.acc;
-    if (firstOfPass) this.keysIn(sink, grid.nCells);
-    else {
+    if (firstOfPass) {
+      this.keysIn(sink, grid.nCells);
+      this.written.half = null;
+    } else {
       // the counts of the thread's earlier shares stay (the memory did not move: same sizes)
       i32[I.keys] = sink ? this.ptr.keys : 0;
       i32[I.counts] = this.ptr.counts;
@@ -462,6 +557,7 @@ export class WasmKernel {
     if (firstOfPass) {
       this.load(c, grid, src, count, scratch, 0);
       this.keysIn(sink, grid.nCells);
+      this.written.half = null;
     }
     const o = this.open;
     o.begin = begin;
@@ -499,13 +595,23 @@ export class WasmKernel {
   }
 
   /** Copy the open share's stepped agents out into `dst` and their next-step keys into `sink`. */
-  close(src: Half, dst: Half, sink: KeySink | null): void {
+  close(dst: Half, sink: KeySink | null): void {
     const { begin, at } = this.open;
-    this.unload(src, dst, begin, at);
+    this.unload(dst, begin, at);
     if (sink) {
       const k = this.ptr.keys >> 2;
       sink.keys.set(this.views!.u32.subarray(k + begin, k + at), begin);
-    }
+      // the thread's shares of a pass are contiguous: the next share closes just below or above
+      const w = this.written;
+      if (w.half === dst && (w.lo === at || w.hi === begin)) {
+        w.lo = Math.min(w.lo, begin);
+        w.hi = Math.max(w.hi, at);
+      } else {
+        w.half = dst;
+        w.lo = begin;
+        w.hi = at;
+      }
+    } else this.written.half = null;
   }
 
   /** Write this thread's per-cell counts of the step (its row at `sink.offset`). */
@@ -548,29 +654,25 @@ export class WasmKernel {
   ): void {
     const reach = scratch.reach;
     this.reserve(src.px.length, grid.nCells, scratch.ranges.length, accSlots);
+    this.kept = -1;
     const v = this.views!;
     const p = this.ptr;
-    const { i32, f64, f32, u32, u8 } = v;
-    const fields = [src.px, src.py, src.pz, src.vx, src.vy, src.vz];
+    const { i32, f64, u32 } = v;
     // agents scatter() left in place are not copied again (once: the half may change after)
     const inPlace = this.presorted !== null && this.presorted.half === src && this.presorted.count === count;
     this.presorted = null;
+    // nor the blocks this thread's scatterShare wrote into the input arrays (once, likewise)
+    const own = this.scattered !== null && this.scattered.half === src ? this.scattered.blocks : -1;
+    this.scattered = null;
     const nSpans = inPlace ? 0 : spans ? spans.length : 2;
     for (let s = 0; s < nSpans; s += 2) {
       const lo = spans ? spans[s] : 0;
       const hi = spans ? Math.min(spans[s + 1], count) : count;
       if (hi <= lo) continue;
-      for (let k = 0; k < 6; k++) f32.set(fields[k].subarray(lo, hi), (p.src[k] >> 2) + lo);
-      u32.set(src.id.subarray(lo, hi), (p.src[6] >> 2) + lo);
-      u8.set(src.kind.subarray(lo, hi), p.src[7] + lo);
+      if (own >= 0) this.copyAround(src, lo, hi, own);
+      else this.copyIn(src, lo, hi);
     }
-    for (let k = 0; k < 6; k++) {
-      i32[I.src + k] = p.src[k];
-      i32[I.dst + k] = p.dst[k];
-    }
-    i32[I.src + 6] = p.src[6];
-    i32[I.src + 7] = p.src[7];
-    i32[I.dst + 6] = p.dst[6];
+    this.pointArrays();
     u32.set(grid.cellStart.subarray(0, grid.nCells + 1), p.cellStart >> 2);
     i32[I.cellStart] = p.cellStart;
     i32[I.ranges] = p.ranges;
@@ -594,6 +696,32 @@ export class WasmKernel {
     // the spheres, read by the finish where c.nObstacles > 0 (at most the schema's maxItems)
     i32[I.obstacles] = p.obstacles;
     if (c.nObstacles > 0) v.f64all.set(c.obstacles.subarray(0, 4 * c.nObstacles), p.obstacles >> 3);
+  }
+
+  /** Copy agents [lo, hi) of `src` into the input arrays. */
+  private copyIn(src: Half, lo: number, hi: number): void {
+    const { f32, u32, u8 } = this.views!;
+    const p = this.ptr;
+    const fields = [src.px, src.py, src.pz, src.vx, src.vy, src.vz];
+    for (let k = 0; k < 6; k++) f32.set(fields[k].subarray(lo, hi), (p.src[k] >> 2) + lo);
+    u32.set(src.id.subarray(lo, hi), (p.src[6] >> 2) + lo);
+    u8.set(src.kind.subarray(lo, hi), p.src[7] + lo);
+  }
+
+  /** copyIn of [lo, hi) less the `n` blocks scatterShare wrote there (sorted, disjoint). */
+  private copyAround(src: Half, lo: number, hi: number, n: number): void {
+    const u32 = this.views!.u32;
+    const at = (this.ptr.nb + 2 * this.ptr.nbStride) >> 2;
+    let from = lo;
+    for (let b = 0; b < n && from < hi; b++) {
+      const s = u32[at + 2 * b];
+      const e = u32[at + 2 * b + 1];
+      if (e <= from) continue;
+      if (s >= hi) break;
+      if (s > from) this.copyIn(src, from, s);
+      from = e;
+    }
+    if (from < hi) this.copyIn(src, from, hi);
   }
 
   /**
@@ -624,7 +752,7 @@ export class WasmKernel {
   }
 
   /** Copy the result for [begin, end) out into `dst`. */
-  private unload(src: Half, dst: Half, begin: number, end: number): void {
+  private unload(dst: Half, begin: number, end: number): void {
     const { f32, u8 } = this.views!;
     const p = this.ptr;
     const out = [dst.px, dst.py, dst.pz, dst.vx, dst.vy, dst.vz];
@@ -633,7 +761,10 @@ export class WasmKernel {
       out[k].set(f32.subarray(o, o + end - begin), begin);
     }
     dst.alive.set(u8.subarray(p.dst[6] + begin, p.dst[6] + end), begin);
-    dst.id.set(src.id.subarray(begin, end), begin);
-    dst.kind.set(src.kind.subarray(begin, end), begin);
+    // ids and kinds from the kernel's input (`src`'s sorted agents: the cpu backend may not have
+    // copied a kept scatter's result out to it within a call)
+    const u32 = this.views!.u32;
+    dst.id.set(u32.subarray((p.src[6] >> 2) + begin, (p.src[6] >> 2) + end), begin);
+    dst.kind.set(u8.subarray(p.src[7] + begin, p.src[7] + end), begin);
   }
 }

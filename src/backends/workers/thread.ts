@@ -228,8 +228,9 @@ export class StepThread {
     for (let u = 0; u < T; u++) inGrid += sums[u];
     barrier(ctl, T);
     this.phase = 'scatter';
-    // (the WebAssembly kernel scatters in its own memory and copies the blocks out: the same bytes)
-    if (this.useWasm) this.wasm!.scatterShare(nCells, grid.keys, front, back, a0, a1, hist, row);
+    // (the WebAssembly kernel scatters in its own memory and copies the blocks out: the same bytes;
+    // within a batch its pass's result for these slots is still there and is not copied in)
+    if (this.useWasm) this.wasm!.scatterShare(nCells, grid.keys, front, back, a0, a1, hist, row, keysReady);
     else scatterRange(grid.keys, front, back, a0, a1, hist, row);
     barrier(ctl, T, 2 * s + 1, inGrid);
     return inGrid;
@@ -293,7 +294,7 @@ export class StepThread {
         pass.advance(chunkAt(hi, top, q + 1));
       hi = pass.reached;
     }
-    pass.close(src, dst, keys);
+    pass.close(dst, keys);
     if (t > 0) {
       zoneInto(count, this.cutPass, t - 1, zone);
       const chunk = (zone[1] - zone[0]) / CHUNKS;
@@ -303,7 +304,7 @@ export class StepThread {
         if (from >= lo) continue;
         pass.open(src, count, from, lo, sink, false);
         pass.advance(lo);
-        pass.close(src, dst, keys);
+        pass.close(dst, keys);
         lo = from;
       }
     }
