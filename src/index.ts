@@ -42,6 +42,7 @@ export { formatIssue, ParamError, type ParamIssue, resolveParams } from './param
 export { type FieldEntry, fields } from './params/walk.ts';
 export { SPARE_SLOTS, seededState } from './state/init.ts';
 export { type AnyBuffer, FlockState, type Half, PREDATOR, PREY, StateFormatError } from './state/layout.ts';
+export { CrossOriginIsolationError } from './state/shared-memory.ts';
 export { SnapshotError } from './state/snapshot.ts';
 export type { SnapshotErrorDetail } from './state/snapshot-error.ts';
 export { VERSION } from './version.ts';
