@@ -148,11 +148,15 @@ interface ThreeReport {
     message?: string;
     target?: { x: number; y: number; z: number };
     steps?: number;
-    distance?: number | null;
-    latest?: number | null;
+    latest?: Approach | null;
   } | null;
 }
-type ThreeWindow = { murmurThree?: ThreeReport & { measure?(): Promise<{ distance: number | null }> } };
+/** How the predator stands to the pointer's point: distance, and the cosine of its heading to it. */
+interface Approach {
+  distance: number;
+  heading: number;
+}
+type ThreeWindow = { murmurThree?: ThreeReport & { measure?(): Promise<Approach | null> } };
 
 function threeReport(page: Page): Promise<ThreeReport> {
   return page.evaluate(() => {
@@ -218,16 +222,28 @@ async function openThree(
     );
     if (r.error) return;
     if (r.drawn !== undefined) check(`${name}: draws 20,001 agents`, r.drawn === 20001, String(r.drawn));
-    const first = await page.screenshot();
+    // a frame under SwiftShader on a busy machine can take long: screenshots wait for it
+    const shot = { timeout: 120_000 };
+    const first = await page.screenshot(shot);
     writeFileSync(join(ARTIFACTS, `${shotName}.png`), first);
+    const steps = async (n: number) => {
+      const s0 = (await threeReport(page)).steps;
+      await page.waitForFunction((s) => (window as unknown as ThreeWindow).murmurThree!.steps >= s, s0 + n, {
+        timeout: 180_000,
+      });
+    };
+    // the GPU page reads nothing back while it runs (measure() reads back once); the others
+    // record the predator's approach after each step
+    const approach = (): Promise<Approach | null> =>
+      page.evaluate(async () => {
+        const r = (window as unknown as ThreeWindow).murmurThree!;
+        return r.measure ? r.measure() : (r.steering?.latest ?? null);
+      });
     // the pointer over the left part of the flock: the predator's target
     await page.mouse.move(VIEWPORT.width * 0.3, VIEWPORT.height * 0.55);
     await page.mouse.move(VIEWPORT.width * 0.3 + 4, VIEWPORT.height * 0.55 + 2);
-    const s0 = r.steps;
-    await page.waitForFunction((s) => (window as unknown as ThreeWindow).murmurThree!.steps >= s + 6, s0, {
-      timeout: 180_000,
-    });
-    const later = await page.screenshot();
+    await steps(6);
+    const later = await page.screenshot(shot);
     writeFileSync(join(ARTIFACTS, `${shotName}-later.png`), later);
     const moved = await changedPixels(page, first, later);
     check(`${name}: the instances moved between screenshots`, moved > 500, `${moved} pixels changed`);
@@ -236,27 +252,29 @@ async function openThree(
     if (st && !st.ok && /setTarget/.test(st.message ?? ''))
       console.log(`SKIP ${name}: the predator follows the pointer — ${st.message}`);
     else {
-      let before = st?.distance ?? null;
-      let after = st?.latest ?? null;
-      if (url.includes('gpu.html')) {
-        // the GPU page reads nothing back while it runs: measure once now, once a few steps on
-        before = (await page.evaluate(() => (window as unknown as ThreeWindow).murmurThree!.measure!()))
-          .distance;
-        const s1 = (await threeReport(page)).steps;
-        await page.waitForFunction(
-          (s) => (window as unknown as ThreeWindow).murmurThree!.steps >= s + 6,
-          s1,
-          {
-            timeout: 180_000,
-          },
+      // each of two points in turn: the predator turns to it (heading within 37°) and closes in
+      // (murmuration's predator: 0.3 units a step at most, heading from cos 0.4 to 0.9 in 20
+      // steps in Node); a predator that ignored the pointer meets both by chance rarely
+      const follows: string[] = [];
+      let ok = st?.ok === true;
+      for (const [fx, fy] of [
+        [0.3, 0.55],
+        [0.72, 0.4],
+      ] as const) {
+        await page.mouse.move(VIEWPORT.width * fx, VIEWPORT.height * fy);
+        await steps(2);
+        const a = await approach();
+        await steps(25);
+        const b = await approach();
+        ok &&= a !== null && b !== null && b.heading >= 0.8 && b.distance < a.distance - 1;
+        follows.push(
+          `distance ${a?.distance.toFixed(1)} → ${b?.distance.toFixed(1)}, heading ${a?.heading.toFixed(2)} → ${b?.heading.toFixed(2)}`,
         );
-        after = (await page.evaluate(() => (window as unknown as ThreeWindow).murmurThree!.measure!()))
-          .distance;
       }
       check(
-        `${name}: the predator closes in on the pointer`,
-        st?.ok === true && before !== null && after !== null && after < before,
-        `distance ${before?.toFixed(1)} → ${after?.toFixed(1)}; ${JSON.stringify(st)}`,
+        `${name}: the predator follows the pointer to two points in turn`,
+        ok,
+        `${follows.join('; ')}${ok ? '' : `; ${JSON.stringify((await threeReport(page)).steering)}`}`,
       );
     }
     console.log(`    ${name}: ${JSON.stringify(await threeReport(page))}`);
@@ -495,6 +513,12 @@ try {
   );
   must('three: vite build', three);
   check('three: no warnings', (three.out + three.err).trim() === '', (three.out + three.err).trim());
+  // the three.js entries' types as a TypeScript app sees them: strict, no skipLibCheck, WebGPU
+  // types from TypeScript's lib.dom alone (no @webgpu/types), three's from @types/three
+  must(
+    'three: tsc --strict on src/types-check.ts (no @webgpu/types, no skipLibCheck)',
+    await run(join(dirs.three!, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], dirs.three!),
+  );
 
   // ---- the built chunks: sizes, the wasm kernel once per bundle, a size budget ----
   const probe = kernelProbe(ROOT);
@@ -512,7 +536,7 @@ try {
       );
   }
   console.log(
-    `    three app: npm install murmur-flock three vite → ${installFigures(dirs.three!).packages} packages`,
+    `    three app: npm install murmur-flock three (+ vite, typescript, @types/three) → ${installFigures(dirs.three!).packages} packages`,
   );
 
   const browser = await launchChromium();

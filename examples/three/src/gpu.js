@@ -5,7 +5,7 @@ import { webGpuBackendOf } from 'murmur-flock/backends/webgpu';
 import { createFlockForRenderer, FlockGpuMesh } from 'murmur-flock/three/webgpu';
 import { MeshBasicNodeMaterial, WebGPURenderer } from 'three/webgpu';
 import { FLOCK } from './flock-options.js';
-import { followPointer, predatorDistance, steerPredator } from './predator.js';
+import { followPointer, predatorApproach, steerPredator } from './predator.js';
 import { agentGeometry, makeScene, showError, status } from './scene.js';
 
 // what the consumer test reads back (scripts/consumer-test.ts in murmur-flock)
@@ -60,11 +60,11 @@ followPointer(renderer.domElement, camera, group, FLOCK.world, (p) => {
   }
 });
 
-// For the test only (never in the frame loop): read the GPU's flock back and measure how far
-// the predator is from the pointer's point.
+// For the test only (never in the frame loop): read the GPU's flock back and measure how the
+// predator stands to the pointer's point (distance, heading).
 report.measure = async () => {
   await gpu.readback(flock.state);
-  return { gpuSteps: report.steps, distance: target ? predatorDistance(flock, target) : null };
+  return target ? predatorApproach(flock, target) : null;
 };
 
 addEventListener('resize', () => {

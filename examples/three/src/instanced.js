@@ -5,7 +5,7 @@ import { CrossOriginIsolationError, createFlock } from 'murmur-flock';
 import { FlockInstances } from 'murmur-flock/three';
 import { InstancedMesh, MeshBasicMaterial, WebGLRenderer } from 'three';
 import { FLOCK } from './flock-options.js';
-import { followPointer, predatorDistance, steerPredator } from './predator.js';
+import { followPointer, predatorApproach, steerPredator } from './predator.js';
 import { agentGeometry, makeScene, showError, status } from './scene.js';
 
 const backend = new URLSearchParams(location.search).get('backend') ?? 'cpu';
@@ -47,7 +47,7 @@ followPointer(renderer.domElement, camera, group, FLOCK.world, (p) => {
   target = p;
   try {
     steerPredator(flock, p);
-    report.steering = { ok: true, target: p, steps: flock.stepCount, distance: predatorDistance(flock, p) };
+    report.steering = { ok: true, target: p, steps: flock.stepCount };
   } catch (e) {
     report.steering = { ok: false, message: e.message };
     status(e.message);
@@ -69,7 +69,7 @@ function stepOnce() {
       interval = 0.8 * interval + 0.2 * (now - lastStep);
       lastStep = now;
       report.steps++;
-      if (target && report.steering?.ok) report.steering.latest = predatorDistance(flock, target);
+      if (target && report.steering?.ok) report.steering.latest = predatorApproach(flock, target);
       stepping = false;
     },
     (e) => {

@@ -33,11 +33,28 @@ export function followPointer(canvas, camera, group, world, onTarget) {
   });
 }
 
-/** Distance from the first predator of a flock's last step to `target` (null without one). */
-export function predatorDistance(flock, target) {
+/**
+ * How the first predator of a flock's last step stands to `target`: its distance and its heading
+ * (the cosine between its velocity and the direction to the target; 1 = straight at it), both by
+ * the nearest image in a wrap-around world, as the steering sees it. Null without a predator.
+ */
+export function predatorApproach(flock, target) {
   const kinds = flock.kinds();
-  const { x, y, z } = flock.positions();
-  for (let i = 0; i < kinds.length; i++)
-    if (kinds[i] === 1) return Math.hypot(x[i] - target.x, y[i] - target.y, z[i] - target.z);
+  const { world } = flock.params;
+  const wrap = world.boundary === 'wrap';
+  const near = (d, L) => (wrap ? d - L * Math.round(d / L) : d);
+  const p = flock.positions();
+  const v = flock.velocities();
+  for (let i = 0; i < kinds.length; i++) {
+    if (kinds[i] !== 1) continue;
+    const dx = near(target.x - p.x[i], world.x);
+    const dy = near(target.y - p.y[i], world.y);
+    const dz = near(target.z - p.z[i], world.z);
+    const distance = Math.hypot(dx, dy, dz);
+    const speed = Math.hypot(v.x[i], v.y[i], v.z[i]);
+    const heading =
+      distance > 0 && speed > 0 ? (dx * v.x[i] + dy * v.y[i] + dz * v.z[i]) / (distance * speed) : 0;
+    return { distance, heading };
+  }
   return null;
 }
