@@ -226,10 +226,12 @@ async function openThree(
     const shot = { timeout: 120_000 };
     const first = await page.screenshot(shot);
     writeFileSync(join(ARTIFACTS, `${shotName}.png`), first);
+    // the pages run the flock in batches of steps kept to wall time (up to 8 on workers and
+    // webgpu): `steps` counts the flock's steps
     const steps = async (n: number) => {
       const s0 = (await threeReport(page)).steps;
       await page.waitForFunction((s) => (window as unknown as ThreeWindow).murmurThree!.steps >= s, s0 + n, {
-        timeout: 180_000,
+        timeout: 300_000,
       });
     };
     // the GPU page reads nothing back while it runs (measure() reads back once); the others

@@ -73,16 +73,23 @@ addEventListener('resize', () => {
   camera.updateProjectionMatrix();
 });
 
-// one step on the GPU per frame, submitted only once the last one is done (a slow GPU is not
-// flooded); the mesh reads the records of the last completed step
+// one batch of GPU steps per frame, submitted only once the last one is done (a slow GPU is not
+// flooded): the fixed steps (params.dt) that the wall time since the last batch asks for, at most
+// 8, so a slow machine draws fewer frames rather than a slower flock. The mesh reads the records
+// of the last completed step.
+const stepMs = 1000 * flock.params.dt;
 let busy = false;
+let lastSubmit = performance.now();
 renderer.setAnimationLoop(() => {
   if (!busy) {
+    const now = performance.now();
+    const n = Math.min(8, Math.max(1, Math.round((now - lastSubmit) / stepMs)));
+    lastSubmit = now;
     busy = true;
-    gpu.stepGpuOnly(1);
+    gpu.stepGpuOnly(n);
     gpu.device.queue.onSubmittedWorkDone().then(() => {
       busy = false;
-      report.steps++;
+      report.steps += n;
     });
   }
   prey.update();

@@ -54,21 +54,29 @@ followPointer(renderer.domElement, camera, group, FLOCK.world, (p) => {
   }
 });
 
-// steps run one at a time, as fast as the backend allows; frames interpolate between the last
-// two, alpha = time since the last step / time between steps
+// One batch of steps at a time, as fast as the backend allows; frames interpolate between the
+// last two batches (alpha = time since the last batch / time between batches). A batch runs the
+// fixed steps (params.dt) that the wall time since the previous one asks for, at most MAX_BATCH,
+// so a slow machine draws fewer frames rather than a slower flock; the cpu backend steps on the
+// main thread, where one step at a time keeps the frames flowing.
+const MAX_BATCH = backend === 'cpu' ? 1 : 8;
+const stepMs = 1000 * flock.params.dt;
 let stepping = false;
 let lastStep = performance.now();
+let lastStart = lastStep;
 let interval = 50;
-function stepOnce() {
+function stepBatch(now) {
+  const n = Math.min(MAX_BATCH, Math.max(1, Math.round((now - lastStart) / stepMs)));
+  lastStart = now;
   stepping = true;
-  flock.step(1).then(
+  flock.step(n).then(
     () => {
       preyInstances.capture();
       predatorInstances.capture();
-      const now = performance.now();
-      interval = 0.8 * interval + 0.2 * (now - lastStep);
-      lastStep = now;
-      report.steps++;
+      const done = performance.now();
+      interval = 0.8 * interval + 0.2 * (done - lastStep);
+      lastStep = done;
+      report.steps = flock.stepCount;
       if (target && report.steering?.ok) report.steering.latest = predatorApproach(flock, target);
       stepping = false;
     },
@@ -86,11 +94,11 @@ addEventListener('resize', () => {
 });
 
 renderer.setAnimationLoop((now) => {
-  if (!stepping && !report.error) stepOnce();
+  if (!stepping && !report.error) stepBatch(performance.now());
   const alpha = Math.min(1, (now - lastStep) / interval);
   report.drawn = preyInstances.update(alpha) + predatorInstances.update(alpha);
   renderer.render(scene, camera);
   report.frames++;
   report.ready = true;
-  status(`${backend}: ${report.drawn} agents, step ${flock.stepCount}, ${interval.toFixed(0)} ms per step`);
+  status(`${backend}: ${report.drawn} agents, step ${flock.stepCount}, ${interval.toFixed(0)} ms per batch`);
 });
