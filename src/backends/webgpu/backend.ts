@@ -136,6 +136,12 @@ export class WebGpuBackend implements Backend {
   private timesRead: Promise<void> = Promise.resolve();
 
   private readonly ownsDevice: boolean;
+  /**
+   * @internal Called first by {@link WebGpuBackend.stepGpuOnly}: the Flock that owns this backend
+   * applies what it holds back for its next step (a `set()`), which GPU-only stepping would
+   * otherwise bypass. Set by the Flock; null for a backend used on its own.
+   */
+  beforeStepGpuOnly: (() => void) | null = null;
   /** Removes the error listener from a device the backend does not own. */
   private unlisten: (() => void) | null = null;
 
@@ -455,6 +461,7 @@ export class WebGpuBackend implements Backend {
    */
   stepGpuOnly(n: number): void {
     this.check();
+    this.beforeStepGpuOnly?.();
     if (!this.params || !this.ab) throw new Error('webgpu backend: configure() before stepping');
     if (n <= 0) return;
     const timer = this.timer;
