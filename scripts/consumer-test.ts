@@ -5,7 +5,13 @@
  * command, `tsc --strict` with moduleResolution nodenext (ESM and a CommonJS .cts) and bundler,
  * and a Vite app (built, and on Vite's dev server) and an esbuild bundle served on 127.0.0.1 with
  * COOP/COEP and opened in Chromium (cpu with both kernels, workers with both, webgpu).
- * Every hash is compared with the one Node computed for the same flock.
+ * Every hash is compared with the one Node computed for the same flock. The three.js example
+ * (examples/three) draws 20,000 agents with an InstancedMesh on every backend and with
+ * WebGPURenderer from the GPU buffers: a screenshot per page (test-artifacts/consumer/), a check
+ * that the instances moved and that the predator follows the pointer, and the
+ * CrossOriginIsolationError a page without the headers shows. Lean installs and bundles: the
+ * package count and size of a browser app's `npm install murmur-flock` (no CLI-only package),
+ * every built chunk's size, the wasm kernel once per bundle and a size budget.
  *
  * Usage: node --import tsx scripts/consumer-test.ts [--no-build] [--keep]
  * Prints one line per check and `N passed, N failed`; exits 1 on any failure.
@@ -15,6 +21,7 @@ import {
   cpSync,
   createReadStream,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   rmSync,
@@ -26,9 +33,21 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Page } from 'playwright-core';
+import { OPTIONAL_PACKAGES } from '../src/cli/needs.ts';
 import { launchChromium } from '../test/browser/chromium.ts';
+import { bundleFigures, chunkReport, installFigures, kernelProbe } from './consumer-sizes.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ARTIFACTS = join(ROOT, 'test-artifacts/consumer');
+/** The CLI's packages (and theirs): none may come with a browser app's install. */
+const CLI_ONLY = /^(vega|vega-.+|@resvg\/.+|hyparquet|hyparquet-writer|yaml)$/;
+/**
+ * The Vite example's JavaScript (app, library chunks, worker): 255.7 KiB with the kernel once,
+ * 344.3 KiB with the three copies before (2026-11-27); a copy more (45.6 KiB) fails, and so does
+ * 24 KiB of other new weight.
+ */
+const VITE_BUDGET = 280 * 1024;
 const SWIFTSHADER = '/usr/lib/chromium/vk_swiftshader_icd.json';
 const args = new Set(process.argv.slice(2));
 
@@ -81,14 +100,17 @@ const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.wasm': 'application/wasm',
+  '.css': 'text/css; charset=utf-8',
 };
 
-/** Serve a folder on 127.0.0.1 with the cross-origin isolation headers. */
-async function serve(dir: string): Promise<{ url: string; close(): Promise<void> }> {
-  const headers = {
-    'Cross-Origin-Opener-Policy': 'same-origin',
-    'Cross-Origin-Embedder-Policy': 'require-corp',
-  };
+/** Serve a folder on 127.0.0.1, with the cross-origin isolation headers unless told not to. */
+async function serve(dir: string, isolated = true): Promise<{ url: string; close(): Promise<void> }> {
+  const headers: Record<string, string> = isolated
+    ? {
+        'Cross-Origin-Opener-Policy': 'same-origin',
+        'Cross-Origin-Embedder-Policy': 'require-corp',
+      }
+    : {};
   const server = createServer((req, res) => {
     let path = normalize(join(dir, decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)));
     if (!path.startsWith(dir + sep) && path !== dir) return void res.writeHead(403).end();
@@ -111,6 +133,160 @@ interface PageResult {
   errors: Record<string, string>;
 }
 
+const VIEWPORT = { width: 1000, height: 700 };
+
+/** What examples/three's pages report on `window.murmurThree`. */
+interface ThreeReport {
+  backend: string;
+  ready: boolean;
+  steps: number;
+  frames: number;
+  drawn?: number;
+  error: { name: string; message: string; crossOriginIsolation?: boolean } | null;
+  steering: {
+    ok: boolean;
+    message?: string;
+    target?: { x: number; y: number; z: number };
+    steps?: number;
+    latest?: Approach | null;
+  } | null;
+}
+/** How the predator stands to the pointer's point: distance, and the cosine of its heading to it. */
+interface Approach {
+  distance: number;
+  heading: number;
+}
+type ThreeWindow = { murmurThree?: ThreeReport & { measure?(): Promise<Approach | null> } };
+
+function threeReport(page: Page): Promise<ThreeReport> {
+  return page.evaluate(() => {
+    const { measure: _, ...r } = (window as unknown as ThreeWindow).murmurThree!;
+    return JSON.parse(JSON.stringify(r)) as ThreeReport;
+  });
+}
+
+/** Pixels that differ by more than `tol` in a channel between two PNG screenshots (decoded by the page). */
+function changedPixels(page: Page, a: Buffer, b: Buffer, tol = 24): Promise<number> {
+  return page.evaluate(
+    async ([a64, b64, tol]) => {
+      const [x, y] = await Promise.all(
+        [a64, b64].map(async (s) => {
+          const bytes = Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
+          const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+          const g = new OffscreenCanvas(bmp.width, bmp.height).getContext('2d')!;
+          g.drawImage(bmp, 0, 0);
+          return g.getImageData(0, 0, bmp.width, bmp.height).data;
+        }),
+      );
+      let n = 0;
+      for (let i = 0; i < x.length; i += 4)
+        if (
+          Math.max(Math.abs(x[i] - y[i]), Math.abs(x[i + 1] - y[i + 1]), Math.abs(x[i + 2] - y[i + 2])) > tol
+        )
+          n++;
+      return n;
+    },
+    [a.toString('base64'), b.toString('base64'), tol] as const,
+  );
+}
+
+/**
+ * Open a page of examples/three: it draws the flock (agents on screen), the instances move
+ * between two screenshots, and the predator closes in on the point under the pointer (where the
+ * package has flock.setTarget; else a SKIP line says so). Screenshots go to test-artifacts/consumer/.
+ */
+async function openThree(
+  browser: Awaited<ReturnType<typeof launchChromium>>,
+  name: string,
+  url: string,
+  shotName: string,
+): Promise<void> {
+  const page = await browser.newPage({ viewport: VIEWPORT });
+  const pageErrors: string[] = [];
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  try {
+    await page.goto(url);
+    await page.waitForFunction(
+      () => {
+        const r = (window as unknown as ThreeWindow).murmurThree;
+        return r?.error || (r?.ready && r.steps >= 2 && r.frames >= 2);
+      },
+      null,
+      { timeout: 180_000 },
+    );
+    let r = await threeReport(page);
+    check(
+      `${name}: runs`,
+      r.error === null && pageErrors.length === 0,
+      JSON.stringify(r.error) + pageErrors.join('; '),
+    );
+    if (r.error) return;
+    if (r.drawn !== undefined) check(`${name}: draws 20,001 agents`, r.drawn === 20001, String(r.drawn));
+    // a frame under SwiftShader on a busy machine can take long: screenshots wait for it
+    const shot = { timeout: 120_000 };
+    const first = await page.screenshot(shot);
+    writeFileSync(join(ARTIFACTS, `${shotName}.png`), first);
+    // the pages run the flock in batches of steps kept to wall time (up to 8 on workers and
+    // webgpu): `steps` counts the flock's steps
+    const steps = async (n: number) => {
+      const s0 = (await threeReport(page)).steps;
+      await page.waitForFunction((s) => (window as unknown as ThreeWindow).murmurThree!.steps >= s, s0 + n, {
+        timeout: 300_000,
+      });
+    };
+    // the GPU page reads nothing back while it runs (measure() reads back once); the others
+    // record the predator's approach after each step
+    const approach = (): Promise<Approach | null> =>
+      page.evaluate(async () => {
+        const r = (window as unknown as ThreeWindow).murmurThree!;
+        return r.measure ? r.measure() : (r.steering?.latest ?? null);
+      });
+    // the pointer over the left part of the flock: the predator's target
+    await page.mouse.move(VIEWPORT.width * 0.3, VIEWPORT.height * 0.55);
+    await page.mouse.move(VIEWPORT.width * 0.3 + 4, VIEWPORT.height * 0.55 + 2);
+    await steps(6);
+    const later = await page.screenshot(shot);
+    writeFileSync(join(ARTIFACTS, `${shotName}-later.png`), later);
+    const moved = await changedPixels(page, first, later);
+    check(`${name}: the instances moved between screenshots`, moved > 500, `${moved} pixels changed`);
+    r = await threeReport(page);
+    const st = r.steering;
+    if (st && !st.ok && /setTarget/.test(st.message ?? ''))
+      console.log(`SKIP ${name}: the predator follows the pointer — ${st.message}`);
+    else {
+      // each of two points in turn: the predator turns to it (heading within 37°) and closes in
+      // (murmuration's predator: 0.3 units a step at most, heading from cos 0.4 to 0.9 in 20
+      // steps in Node); a predator that ignored the pointer meets both by chance rarely
+      const follows: string[] = [];
+      let ok = st?.ok === true;
+      for (const [fx, fy] of [
+        [0.3, 0.55],
+        [0.72, 0.4],
+      ] as const) {
+        await page.mouse.move(VIEWPORT.width * fx, VIEWPORT.height * fy);
+        await steps(2);
+        const a = await approach();
+        await steps(25);
+        const b = await approach();
+        ok &&= a !== null && b !== null && b.heading >= 0.8 && b.distance < a.distance - 1;
+        follows.push(
+          `distance ${a?.distance.toFixed(1)} → ${b?.distance.toFixed(1)}, heading ${a?.heading.toFixed(2)} → ${b?.heading.toFixed(2)}`,
+        );
+      }
+      check(
+        `${name}: the predator follows the pointer to two points in turn`,
+        ok,
+        `${follows.join('; ')}${ok ? '' : `; ${JSON.stringify((await threeReport(page)).steering)}`}`,
+      );
+    }
+    console.log(`    ${name}: ${JSON.stringify(await threeReport(page))}`);
+  } catch (e) {
+    check(`${name}: page ran`, false, `${String(e)} ${pageErrors.join('; ')}`);
+  } finally {
+    await page.close();
+  }
+}
+
 const t0 = Date.now();
 const tmp = mkdtempSync(join(tmpdir(), 'murmur-consumer-'));
 try {
@@ -123,8 +299,33 @@ try {
   const tarball = join(tmp, packed.out.trim().split('\n').pop()!);
   console.log(`tarball ${tarball} (${(statSync(tarball).size / 1024).toFixed(0)} KiB)`);
 
+  // ---- a browser app's install: `npm install murmur-flock` alone brings no CLI-only package ----
+  const app = join(tmp, 'browser-app');
+  mkdirSync(app);
+  writeFileSync(
+    join(app, 'package.json'),
+    JSON.stringify({ name: 'browser-app', private: true, type: 'module' }),
+  );
+  if (
+    must(
+      'browser app: npm install <tarball>',
+      await run(
+        'npm',
+        ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'],
+        app,
+      ),
+    )
+  ) {
+    const f = installFigures(app);
+    console.log(
+      `    browser app: npm install murmur-flock → ${f.packages} package${f.packages === 1 ? '' : 's'}, ${(f.bytes / 1048576).toFixed(2)} MiB in node_modules`,
+    );
+    const cliOnly = f.names.filter((n) => CLI_ONLY.test(n));
+    check('browser app: no CLI-only package installed', cliOnly.length === 0, cliOnly.join(' '));
+  }
+
   // fresh projects: a copy of each example, its dependencies and the tarball installed by npm
-  const examples = ['node-esm', 'node-cjs', 'typescript', 'vite', 'esbuild'];
+  const examples = ['node-esm', 'node-cjs', 'typescript', 'vite', 'esbuild', 'three'];
   const dirs: Record<string, string> = {};
   await Promise.all(
     examples.map(async (name) => {
@@ -215,8 +416,30 @@ try {
     );
   }
 
-  // experiments from the installed package: a sweep, its plots, a trajectory (runtime deps shipped)
+  // experiments from the installed package: their packages are optional peer dependencies, named
+  // when missing; installed, a sweep, its plots and a trajectory run
   const cwd = dirs['node-esm']!;
+  const noPlot = await run(bin, ['plot', 'sweep-out'], cwd);
+  check(
+    'murmur plot without its optional packages names them and how to install them',
+    noPlot.code === 1 && /vega-lite/.test(noPlot.err) && /npm install .*vega@/.test(noPlot.err),
+    noPlot.err.trim(),
+  );
+  must(
+    "npm install the experiment commands' optional packages",
+    await run(
+      'npm',
+      [
+        'install',
+        ...Object.entries(OPTIONAL_PACKAGES).map(([name, range]) => `${name}@${range}`),
+        '--no-audit',
+        '--no-fund',
+        '--prefer-offline',
+        '--loglevel=error',
+      ],
+      cwd,
+    ),
+  );
   writeFileSync(
     join(cwd, 'sweep.json'),
     JSON.stringify({
@@ -285,6 +508,38 @@ try {
   const esb = await run(process.execPath, ['build.mjs'], dirs.esbuild!);
   must('esbuild: node build.mjs', esb);
   check('esbuild: no warnings', esb.err.trim() === '', esb.err.trim());
+  const three = await run(
+    join(dirs.three!, 'node_modules/.bin/vite'),
+    ['build', '--logLevel', 'warn'],
+    dirs.three!,
+  );
+  must('three: vite build', three);
+  check('three: no warnings', (three.out + three.err).trim() === '', (three.out + three.err).trim());
+  // the three.js entries' types as a TypeScript app sees them: strict, no skipLibCheck, WebGPU
+  // types from TypeScript's lib.dom alone (no @webgpu/types), three's from @types/three
+  must(
+    'three: tsc --strict on src/types-check.ts (no @webgpu/types, no skipLibCheck)',
+    await run(join(dirs.three!, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], dirs.three!),
+  );
+
+  // ---- the built chunks: sizes, the wasm kernel once per bundle, a size budget ----
+  const probe = kernelProbe(ROOT);
+  for (const name of ['vite', 'esbuild', 'three']) {
+    const b = bundleFigures(join(dirs[name]!, 'dist'), probe);
+    console.log(`    ${name} build, JavaScript chunks:\n${chunkReport(b)}`);
+    // esbuild's app starts workers from the separate `murmur-flock/worker` entry, which never
+    // compiles the kernel (the page posts it the compiled module)
+    check(`${name}: the wasm kernel once in the bundle`, b.kernels === 1, `${b.kernels} copies`);
+    if (name === 'vite')
+      check(
+        `vite: JavaScript within ${VITE_BUDGET / 1024} KiB`,
+        b.bytes <= VITE_BUDGET,
+        `${(b.bytes / 1024).toFixed(1)} KiB`,
+      );
+  }
+  console.log(
+    `    three app: npm install murmur-flock three (+ vite, typescript, @types/three) → ${installFigures(dirs.three!).packages} packages`,
+  );
 
   const browser = await launchChromium();
   /** Open a served app, read back what it reports and compare with Node. */
@@ -343,6 +598,49 @@ try {
     await dev.listen();
     await openApp('vite dev', dev.resolvedUrls!.local[0]!);
     await dev.close();
+
+    // ---- three.js: 20,000 agents drawn on every backend, and from the GPU buffers ----
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const served = await serve(join(dirs.three!, 'dist'));
+    try {
+      for (const backend of ['cpu', 'workers', 'webgpu'])
+        await openThree(
+          browser,
+          `three InstancedMesh ${backend}`,
+          `${served.url}?backend=${backend}`,
+          `three-${backend}`,
+        );
+      await openThree(
+        browser,
+        'three WebGPURenderer from the GPU buffers',
+        `${served.url}gpu.html`,
+        'three-gpu',
+      );
+    } finally {
+      await served.close();
+    }
+    // a page served without COOP/COEP asks for workers: the documented error, shown on the page
+    const open = await serve(join(dirs.three!, 'dist'), false);
+    const page = await browser.newPage({ viewport: VIEWPORT });
+    try {
+      await page.goto(`${open.url}?backend=workers`);
+      await page.waitForFunction(() => (window as unknown as ThreeWindow).murmurThree?.error, null, {
+        timeout: 60_000,
+      });
+      const r = await threeReport(page);
+      const shown = await page.locator('#error').textContent();
+      writeFileSync(join(ARTIFACTS, 'three-not-isolated.png'), await page.screenshot());
+      check(
+        'three: workers on a page without COOP/COEP shows CrossOriginIsolationError with the fix',
+        r.error?.name === 'CrossOriginIsolationError' &&
+          r.error.crossOriginIsolation === true &&
+          /Cross-Origin-Embedder-Policy: require-corp/.test(shown ?? ''),
+        JSON.stringify(r.error),
+      );
+    } finally {
+      await page.close();
+      await open.close();
+    }
   } finally {
     await browser.close();
   }

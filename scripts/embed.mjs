@@ -37,8 +37,12 @@ function wasmModule() {
   const bytes = readFileSync(join(root, 'build/murmur-kernel.wasm'));
   return [
     header('build/murmur-kernel.wasm'),
-    `/** The WebAssembly SIMD step kernel (${bytes.length} bytes), base64. */`,
-    `export const KERNEL_WASM_BASE64 =\n  '${bytes.toString('base64')}';`,
+    // A function, not an exported string constant: Vite's bundler (Rolldown) inlines an exported
+    // constant at every use site, which put the kernel into a chunk once per use (three times).
+    `/** The WebAssembly SIMD step kernel (${bytes.length} bytes), base64. Call it once. */`,
+    'export function kernelWasmBase64(): string {',
+    `  return '${bytes.toString('base64')}';`,
+    '}',
     '',
   ].join('\n');
 }

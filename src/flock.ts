@@ -171,6 +171,9 @@ export class Flock {
   constructor(impl: Backend, state: FlockState, params: Params, kernel?: KernelPlan) {
     this.impl = impl;
     setBackendOf(this, impl);
+    // GPU-only stepping (webGpuBackendOf(flock).stepGpuOnly) bypasses step(): it applies a set() first
+    if ('beforeStepGpuOnly' in impl)
+      (impl as { beforeStepGpuOnly: () => void }).beforeStepGpuOnly = () => this.applyPending();
     this.backend = impl.name;
     this._state = state;
     this._params = params;

@@ -52,6 +52,7 @@ export { densityOf, scaleWorld, type WorldSides } from './params/world-size.ts';
 export type { KnnWorld } from './spatial/knn.ts';
 export { SPARE_SLOTS, seededState } from './state/init.ts';
 export { type AnyBuffer, FlockState, type Half, PREDATOR, PREY, StateFormatError } from './state/layout.ts';
+export { CrossOriginIsolationError } from './state/shared-memory.ts';
 export { SnapshotError } from './state/snapshot.ts';
 export type { SnapshotErrorDetail } from './state/snapshot-error.ts';
 export type { AgentEdit, TargetKind, Vec3 } from './steering.ts';

@@ -20,6 +20,7 @@ export {
   type WebGpuBuffers,
 } from './backends/webgpu/backend.ts';
 export type { GpuOptions } from './backends/webgpu/gpu.ts';
+export { createFlockOnDevice, type DeviceFlockOptions } from './flock-on-device.ts';
 
 /**
  * The WebGPU backend that steps `flock` (made by `createFlock({ backend: 'webgpu' })`), for its

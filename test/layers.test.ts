@@ -30,8 +30,18 @@ export const LAYERS: readonly (readonly [string, readonly string[]])[] = [
   ['cpu kernels', ['src/backends/cpu/', 'src/backends/wasm/']],
   ['backends', ['src/backends/workers/', 'src/backends/webgpu/']],
   ['registry', ['src/backends/registry.ts']],
-  ['flock', ['src/flock.ts', 'src/flock-arguments.ts', 'src/flock-backend.ts', 'src/steering.ts']],
+  [
+    'flock',
+    [
+      'src/flock.ts',
+      'src/flock-arguments.ts',
+      'src/flock-backend.ts',
+      'src/flock-on-device.ts',
+      'src/steering.ts',
+    ],
+  ],
   ['entries', ['src/index.ts', 'src/layout.ts', 'src/webgpu.ts']],
+  ['three', ['src/three/']],
   [
     'cli toolkit',
     ['src/cli/args.ts', 'src/cli/errors.ts', 'src/cli/help.ts', 'src/cli/output.ts', 'src/cli/progress.ts'],
@@ -198,7 +208,14 @@ describe('the layers of src/, bench/ and viewer/', () => {
   });
 
   test('the library layers never reach bench/, viewer/ or the CLI', () => {
-    const entries = ['src/index.ts', 'src/layout.ts', 'src/webgpu.ts', 'src/backends/workers/worker.ts'];
+    const entries = [
+      'src/index.ts',
+      'src/layout.ts',
+      'src/webgpu.ts',
+      'src/three/index.ts',
+      'src/three/webgpu.ts',
+      'src/backends/workers/worker.ts',
+    ];
     const seen = new Set<string>();
     const walk = (f: string) => {
       if (seen.has(f)) return;

@@ -4,6 +4,7 @@ import { VERSION } from '../version.ts';
 import { closest } from './args.ts';
 import { EXIT, UsageError } from './errors.ts';
 import { COMMANDS, topHelp } from './help.ts';
+import { requirePackages } from './needs.ts';
 import { err, out } from './output.ts';
 import { paramsCommand } from './params.ts';
 import { presetsCommand } from './presets.ts';
@@ -14,11 +15,21 @@ const handlers: Record<string, (argv: readonly string[]) => number | Promise<num
   presets: presetsCommand,
   params: paramsCommand,
   // loaded on use: plot pulls in vega, vega-lite and resvg, which other commands must not wait for;
-  // the benchmarks live under bench/ (the library never imports them; the build compiles them too)
+  // the benchmarks live under bench/ (the library never imports them; the build compiles them too).
+  // The experiment commands' packages are optional peer dependencies: named when missing (needs.ts)
   bench: async (argv) => (await import('../../bench/cli/bench.ts')).benchCommand(argv),
-  sweep: async (argv) => (await import('./sweep.ts')).sweepCommand(argv),
-  collect: async (argv) => (await import('./collect.ts')).collectCommand(argv),
-  plot: async (argv) => (await import('./plot.ts')).plotCommand(argv),
+  sweep: async (argv) => {
+    await requirePackages('sweep');
+    return (await import('./sweep.ts')).sweepCommand(argv);
+  },
+  collect: async (argv) => {
+    await requirePackages('collect');
+    return (await import('./collect.ts')).collectCommand(argv);
+  },
+  plot: async (argv) => {
+    await requirePackages('plot');
+    return (await import('./plot.ts')).plotCommand(argv);
+  },
 };
 
 async function dispatch(argv: readonly string[]): Promise<number> {

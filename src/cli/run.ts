@@ -13,6 +13,7 @@ import { FlagReader, type FlagSpec, parseArgs, parseCount } from './args.ts';
 import { backendHelp, engineFlags, engineInfo, readEngine } from './engine.ts';
 import { throwIfProblems, UsageError } from './errors.ts';
 import { renderHelp } from './help.ts';
+import { requirePackages } from './needs.ts';
 import { err, METRICS_COLUMNS, MetricsWriter, out, sci, sig } from './output.ts';
 import { LINE_EVERY_MS, Progress } from './progress.ts';
 import { overrideFromSources, resolveSources } from './resolve.ts';
@@ -358,6 +359,7 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
     out(renderHelp(RUN_HELP));
     return 0;
   }
+  if (p.trajectory) await requirePackages('run --trajectory');
   const t0 = performance.now();
   const flock = await makeFlock(p);
   const note = kernelNote(p, flock);

@@ -6,6 +6,7 @@
  * kind (Uint8: 0 prey, 1 predator), alive (Uint8). Every array is 16-byte aligned so SIMD and
  * GPU uploads can use it directly. The header says which half holds the last completed step.
  */
+import { requireSharedMemory } from './shared-memory.ts';
 
 /** "MURM" as a little-endian u32. */
 export const STATE_MAGIC = 0x4d52554d;
@@ -115,6 +116,8 @@ export class FlockState {
     if (!Number.isInteger(capacity) || capacity < 0 || capacity > 1 << 26)
       throw new RangeError(`capacity must be a whole number from 0 to ${1 << 26}; got ${capacity}`);
     const bytes = stateByteLength(capacity);
+    if (options.shared)
+      requireSharedMemory('a flock state in shared memory (the workers backend, or shared: true)');
     const buffer = options.shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes);
     const header = new Uint32Array(buffer, 0, HEADER_BYTES / 4);
     header[H.magic] = STATE_MAGIC;

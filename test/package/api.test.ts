@@ -10,6 +10,8 @@ import { describe, test } from 'node:test';
 import { createFlockSync, type Flock } from '../../src/flock.ts';
 import * as main from '../../src/index.ts';
 import * as layout from '../../src/layout.ts';
+import * as three from '../../src/three/index.ts';
+import * as threeWebgpu from '../../src/three/webgpu.ts';
 import * as webgpu from '../../src/webgpu.ts';
 
 const root = new URL('../../', import.meta.url);
@@ -19,12 +21,15 @@ const ENTRIES = {
   '.': 'src/index.ts',
   './layout': 'src/layout.ts',
   './backends/webgpu': 'src/webgpu.ts',
+  './three': 'src/three/index.ts',
+  './three/webgpu': 'src/three/webgpu.ts',
   './worker': 'src/backends/workers/worker.ts',
 };
 
 /** Run-time exports of each entry. */
 const VALUES = {
   'murmur-flock': [
+    'CrossOriginIsolationError',
     'Flock',
     'FlockState',
     'METRIC_KEYS',
@@ -70,11 +75,14 @@ const VALUES = {
   ],
   'murmur-flock/backends/webgpu': [
     'WebGpuBackend',
+    'createFlockOnDevice',
     'createWebGpuBackend',
     'describeAdapter',
     'requestGpu',
     'webGpuBackendOf',
   ],
+  'murmur-flock/three': ['FlockInstances'],
+  'murmur-flock/three/webgpu': ['FlockGpuMesh', 'createFlockForRenderer'],
 };
 
 /** Type-only exports of each entry. */
@@ -125,12 +133,15 @@ const TYPES = {
   'murmur-flock/layout': ['FieldName'],
   'murmur-flock/backends/webgpu': [
     'Backend',
+    'DeviceFlockOptions',
     'GpuContext',
     'GpuOptions',
     'KernelTimes',
     'WebGpuBackendOptions',
     'WebGpuBuffers',
   ],
+  'murmur-flock/three': ['FlockInstancesOptions', 'InstanceKinds'],
+  'murmur-flock/three/webgpu': ['FlockGpuMeshOptions'],
 };
 
 /** Flock's public members (properties, getters and methods). */
@@ -205,12 +216,16 @@ describe('the public surface', () => {
     assert.deepEqual(Object.keys(main).sort(), VALUES['murmur-flock']);
     assert.deepEqual(Object.keys(layout).sort(), VALUES['murmur-flock/layout']);
     assert.deepEqual(Object.keys(webgpu).sort(), VALUES['murmur-flock/backends/webgpu']);
+    assert.deepEqual(Object.keys(three).sort(), VALUES['murmur-flock/three']);
+    assert.deepEqual(Object.keys(threeWebgpu).sort(), VALUES['murmur-flock/three/webgpu']);
   });
 
   test('the type exports of each entry', () => {
     assert.deepEqual(typeExports('src/index.ts'), TYPES['murmur-flock']);
     assert.deepEqual(typeExports('src/layout.ts'), TYPES['murmur-flock/layout']);
     assert.deepEqual(typeExports('src/webgpu.ts'), TYPES['murmur-flock/backends/webgpu']);
+    assert.deepEqual(typeExports('src/three/index.ts'), TYPES['murmur-flock/three']);
+    assert.deepEqual(typeExports('src/three/webgpu.ts'), TYPES['murmur-flock/three/webgpu']);
   });
 
   test('no name is exported by two entries', () => {

@@ -3,7 +3,7 @@
  * wasm/kernel.ts) is embedded as base64 in kernel-wasm.generated.ts, so the built package needs
  * no file beside its JavaScript and no bundler has to find, copy or serve a .wasm asset.
  */
-import { KERNEL_WASM_BASE64 } from './kernel-wasm.generated.ts';
+import { kernelWasmBase64 } from './kernel-wasm.generated.ts';
 
 // (module (func (result v128) (v128.const i32x4 0 0 0 0)))
 const SIMD_PROBE = new Uint8Array([
@@ -31,10 +31,12 @@ type Base64Decoders = {
  */
 export function kernelWasmBytes(): Uint8Array<ArrayBuffer> {
   const g = globalThis as unknown as Base64Decoders;
-  const native =
-    g.Buffer?.from(KERNEL_WASM_BASE64, 'base64') ?? g.Uint8Array.fromBase64?.(KERNEL_WASM_BASE64);
+  // read at this one site: a bundle holds the kernel once (test/package/bundle.test.ts and the
+  // consumer test count it in Vite builds)
+  const base64 = kernelWasmBase64();
+  const native = g.Buffer?.from(base64, 'base64') ?? g.Uint8Array.fromBase64?.(base64);
   if (native) return new Uint8Array(native);
-  const text = atob(KERNEL_WASM_BASE64);
+  const text = atob(base64);
   const bytes = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
   return bytes;

@@ -34,6 +34,8 @@ import {
 } from './flock-buffers.ts';
 import {
   adapterSummary,
+  checkGivenDevice,
+  deviceSummary,
   type GpuContext,
   type GpuOptions,
   requestGpu,
@@ -56,6 +58,14 @@ export interface WebGpuBackendOptions extends GpuOptions {
    * per device, and dispose() leaves a shared device alive. Request it with {@link requestGpu}.
    */
   shared?: GpuContext;
+  /**
+   * Run on this device, made elsewhere: e.g. three.js's `WebGPURenderer`'s
+   * (`renderer.backend.device` after `await renderer.init()`), so a renderer on the same device
+   * can draw from {@link WebGpuBackend.buffers} with nothing copied. The backend never destroys
+   * it and leaves its `onuncapturederror` handler alone. Its limits must hold the flock (WebGPU's
+   * defaults hold 4M agents); a missing one is named in a {@link WebGpuUnavailableError}.
+   */
+  device?: GPUDevice;
   /**
    * @internal Kernel variant (record layout, workgroup sizes; variant.ts), for A/B runs of the
    * GPU benchmark. Every variant computes the same bytes. Default: today's kernels.
@@ -87,7 +97,8 @@ export interface WebGpuBuffers {
 export class WebGpuBackend implements Backend {
   readonly name = 'webgpu' as const;
   readonly device: GPUDevice;
-  readonly adapter: GPUAdapter;
+  /** The adapter of the device; null for a device given with the `device` option. */
+  readonly adapter: GPUAdapter | null;
   /** Whether per-kernel GPU times are measured (timestamp queries). */
   readonly timestamps: boolean;
   private pl: Pipelines;
@@ -126,10 +137,18 @@ export class WebGpuBackend implements Backend {
   private timesRead: Promise<void> = Promise.resolve();
 
   private readonly ownsDevice: boolean;
+  /**
+   * @internal Called first by {@link WebGpuBackend.stepGpuOnly}: the Flock that owns this backend
+   * applies what it holds back for its next step (a `set()`), which GPU-only stepping would
+   * otherwise bypass. Set by the Flock; null for a backend used on its own.
+   */
+  beforeStepGpuOnly: (() => void) | null = null;
+  /** Removes the error listener from a device the backend does not own. */
+  private unlisten: (() => void) | null = null;
 
   /** @internal use {@link createWebGpuBackend}. */
   constructor(
-    adapter: GPUAdapter,
+    adapter: GPUAdapter | null,
     device: GPUDevice,
     pipelines: Pipelines,
     timestamps: boolean,
@@ -159,16 +178,27 @@ export class WebGpuBackend implements Backend {
     device.lost.then((info) => {
       this.lost = info.message || info.reason || 'unknown reason';
     });
-    (device as { onuncapturederror?: ((e: GPUUncapturedErrorEvent) => void) | null }).onuncapturederror = (
-      e,
-    ) => {
+    const onError = (e: GPUUncapturedErrorEvent) => {
       this.gpuError ??= e.error.message;
     };
+    // a device shared with others (a renderer) keeps its own handler: listen beside it
+    const events = device as {
+      addEventListener?(type: string, f: (e: GPUUncapturedErrorEvent) => void): void;
+    };
+    if (!ownsDevice && typeof events.addEventListener === 'function') {
+      events.addEventListener('uncapturederror', onError);
+      this.unlisten = () =>
+        (
+          device as { removeEventListener?(type: string, f: (e: GPUUncapturedErrorEvent) => void): void }
+        ).removeEventListener?.('uncapturederror', onError);
+    } else
+      (device as { onuncapturederror?: ((e: GPUUncapturedErrorEvent) => void) | null }).onuncapturederror =
+        onError;
   }
 
   /** One line about the adapter (vendor, architecture, fallback, timestamp support). */
   describe(): string {
-    return adapterSummary(this.adapter);
+    return this.adapter ? adapterSummary(this.adapter) : deviceSummary(this.device);
   }
 
   private check(): void {
@@ -472,6 +502,7 @@ export class WebGpuBackend implements Backend {
    */
   stepGpuOnly(n: number): void {
     this.check();
+    this.beforeStepGpuOnly?.();
     if (!this.params || !this.ab) throw new Error('webgpu backend: configure() before stepping');
     if (n <= 0) return;
     const timer = this.timer;
@@ -651,6 +682,7 @@ export class WebGpuBackend implements Backend {
     this.seedInfo?.destroy();
     this.timer?.destroy();
     this.lost ??= 'the backend was disposed';
+    this.unlisten?.();
     if (this.ownsDevice) this.device.destroy();
   }
 }
@@ -661,7 +693,13 @@ export class WebGpuBackend implements Backend {
  * {@link WebGpuUnavailableError} when there is no adapter or a limit is missing.
  */
 export async function createWebGpuBackend(options: WebGpuBackendOptions = {}): Promise<WebGpuBackend> {
-  const ctx = options.shared ?? (await requestGpu(options));
+  const ctx: { adapter: GPUAdapter | null; device: GPUDevice; timestamps: boolean } = options.device
+    ? {
+        adapter: null,
+        device: options.device,
+        timestamps: checkGivenDevice(options.device, options.timestamps),
+      }
+    : (options.shared ?? (await requestGpu(options)));
   const variant = options.variant ?? DEFAULT_VARIANT;
   // auto starts with the 32-byte layout; a flock past the largest binding compiles split on demand
   const layout: AgentLayout = variant.layout === 'auto' ? 'aos' : variant.layout;
@@ -671,7 +709,7 @@ export async function createWebGpuBackend(options: WebGpuBackendOptions = {}): P
     ctx.device,
     pipelines,
     ctx.timestamps,
-    !options.shared,
+    !options.shared && !options.device,
     variant,
     options.bindingLimit,
   );

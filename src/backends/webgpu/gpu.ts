@@ -127,6 +127,32 @@ export async function requestGpu(options: GpuOptions = {}): Promise<GpuContext> 
   return { adapter, device, timestamps };
 }
 
+/**
+ * Check a device made elsewhere (an app's, or three.js's `WebGPURenderer`'s) for the limits the
+ * flock needs beyond WebGPU's defaults; throws {@link WebGpuUnavailableError} naming the limit
+ * and how to ask for it. Timestamps are used when the device has `timestamp-query` and
+ * `timestamps` is not false.
+ */
+export function checkGivenDevice(device: GPUDevice, timestamps?: boolean): boolean {
+  for (const [k, v] of Object.entries(neededLimits(0))) {
+    const have = (device.limits as unknown as Record<string, number>)[k];
+    if (!(have >= v))
+      throw new WebGpuUnavailableError(
+        `The given WebGPU device's ${k} is ${have}; murmur needs ${v} (request the device with requiredLimits: { ${k}: ${v} }; three.js: new WebGPURenderer({ requiredLimits }))`,
+      );
+  }
+  return timestamps !== false && device.features.has('timestamp-query');
+}
+
+/** One line about a device made elsewhere, from its adapter info where the runtime gives it. */
+export function deviceSummary(device: GPUDevice): string {
+  const info = (device as { adapterInfo?: GPUAdapterInfo }).adapterInfo;
+  const parts = info ? [info.vendor, info.architecture, info.device, info.description] : [];
+  const named = parts.filter((s) => s && s.length > 0).join(' ');
+  const ts = device.features.has('timestamp-query') ? 'timestamp queries' : 'no timestamp queries';
+  return `${named || 'a given device'} (given device); ${ts}`;
+}
+
 /** One line about an adapter: vendor, architecture, device, description, fallback, features. */
 export function adapterSummary(adapter: GPUAdapter): string {
   const info = adapter.info;

@@ -1,6 +1,7 @@
 import type { Params } from '../../params/schema.ts';
 import { writeTargets } from '../../rules/derive-helpers.ts';
 import type { FlockState } from '../../state/layout.ts';
+import { requireSharedMemory } from '../../state/shared-memory.ts';
 import { hasPredators, plannedSweepBytes } from '../cpu/step.ts';
 import type { Backend, BackendInfo, StepTiming } from '../types.ts';
 import { WASM_SLOT_BYTES, wasmScratchBytes } from '../wasm/kernel.ts';
@@ -50,12 +51,8 @@ export async function createWorkersBackend(options: WorkersOptions = {}): Promis
   const threads = options.threads ?? (await defaultThreads());
   if (!Number.isInteger(threads) || threads < 1 || threads > 256)
     throw new RangeError(`threads must be a whole number from 1 to 256; got ${threads}`);
+  requireSharedMemory('the workers backend');
   const wasm = await wasmModuleFor(checkKernelChoice(options.kernel));
-  if (typeof SharedArrayBuffer === 'undefined')
-    throw new Error(
-      'the workers backend needs SharedArrayBuffer: serve the page cross-origin isolated ' +
-        '(Cross-Origin-Opener-Policy: same-origin, Cross-Origin-Embedder-Policy: require-corp)',
-    );
   const b = new WorkersBackend(threads, options.faultInjection ?? null, wasm);
   await b.start(options.startupTimeoutMs ?? 60_000);
   return b;
