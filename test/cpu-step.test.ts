@@ -9,16 +9,7 @@ import { CpuStep, hasPredators, livePredators } from '../src/backends/cpu/step.t
 import { paramsFromOptions } from '../src/flock.ts';
 import { seedAgents } from '../src/state/init.ts';
 import { FlockState, type Half } from '../src/state/layout.ts';
-import { makeState, quietParams } from './helpers.ts';
-
-const FIELDS = ['px', 'py', 'pz', 'vx', 'vy', 'vz', 'id', 'kind', 'alive'] as const;
-
-function firstDifference(a: Half, b: Half, count: number): string | null {
-  for (const f of FIELDS)
-    for (let i = 0; i < count; i++)
-      if (!Object.is(a[f][i], b[f][i])) return `${f}[${i}]: ${a[f][i]} vs ${b[f][i]}`;
-  return null;
-}
+import { firstDifference, makeState, quietParams } from './helpers.ts';
 
 describe('CpuStep', () => {
   test('live predators: dead ones and prey do not count; hasPredators looks at the front half', () => {

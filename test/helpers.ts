@@ -160,6 +160,16 @@ export function allFinite(h: Half, count: number): boolean {
   return true;
 }
 
+const HALF_FIELDS = ['px', 'py', 'pz', 'vx', 'vy', 'vz', 'id', 'kind', 'alive'] as const;
+
+/** The first field and slot where two halves differ in their first `count` slots (bit for bit), or null. */
+export function firstDifference(a: Half, b: Half, count: number): string | null {
+  for (const f of HALF_FIELDS)
+    for (let i = 0; i < count; i++)
+      if (!Object.is(a[f][i], b[f][i])) return `${f}[${i}]: ${a[f][i]} vs ${b[f][i]}`;
+  return null;
+}
+
 /** A flock's agents by id (slot order changes every step): px py pz vx vy vz alive kind. */
 export function agentsById(f: Flock): Map<number, number[]> {
   const m = new Map<number, number[]>();

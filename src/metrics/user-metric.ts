@@ -1,4 +1,5 @@
 import type { Params } from '../params/schema.ts';
+import type { Half } from '../state/layout.ts';
 import type { Metrics } from './metrics.ts';
 
 /**
@@ -9,7 +10,7 @@ import type { Metrics } from './metrics.ts';
  * are agents in the engine's storage order, which changes every step: `id` names them, `kind` is 0
  * for prey and 1 for predators, `alive` 0 for an agent killed in the last step.
  */
-export interface MetricInput {
+export interface MetricInput extends Half {
   /** Completed steps. */
   readonly step: number;
   /** step · dt, seconds of model time. */
@@ -17,15 +18,6 @@ export interface MetricInput {
   /** Slots in use (the arrays' length). */
   readonly count: number;
   readonly params: Readonly<Params>;
-  readonly px: Float32Array;
-  readonly py: Float32Array;
-  readonly pz: Float32Array;
-  readonly vx: Float32Array;
-  readonly vy: Float32Array;
-  readonly vz: Float32Array;
-  readonly id: Uint32Array;
-  readonly kind: Uint8Array;
-  readonly alive: Uint8Array;
   /** The built-in metrics of this sample. */
   readonly metrics: Readonly<Metrics>;
 }

@@ -15,15 +15,7 @@ import { createFlock, type FlockOptions, paramsFromOptions } from '../../src/flo
 import type { KeySink } from '../../src/spatial/grid.ts';
 import { seededState } from '../../src/state/init.ts';
 import type { Half } from '../../src/state/layout.ts';
-
-const FIELDS = ['px', 'py', 'pz', 'vx', 'vy', 'vz', 'id', 'kind', 'alive'] as const;
-
-function firstDifference(a: Half, b: Half, n: number): string | null {
-  for (const f of FIELDS)
-    for (let i = 0; i < n; i++)
-      if (!Object.is(a[f][i], b[f][i])) return `${f}[${i}]: ${a[f][i]} vs ${b[f][i]}`;
-  return null;
-}
+import { firstDifference } from '../helpers.ts';
 
 for (const preset of ['reynolds', 'fish', 'lindqvist-thesis'] as const)
   test(`cpu, wasm, ${preset}: one step(9) call leaves the whole state buffer of nine step(1) calls`, async () => {

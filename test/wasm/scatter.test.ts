@@ -16,15 +16,7 @@ import { paramsFromOptions } from '../../src/flock.ts';
 import { NO_CELL } from '../../src/spatial/grid.ts';
 import { seededState } from '../../src/state/init.ts';
 import type { FlockState, Half } from '../../src/state/layout.ts';
-
-const FIELDS = ['px', 'py', 'pz', 'vx', 'vy', 'vz', 'id', 'kind', 'alive'] as const;
-
-function firstDifference(a: Half, b: Half, n: number): string | null {
-  for (const f of FIELDS)
-    for (let i = 0; i < n; i++)
-      if (!Object.is(a[f][i], b[f][i])) return `${f}[${i}]: ${a[f][i]} vs ${b[f][i]}`;
-  return null;
-}
+import { firstDifference } from '../helpers.ts';
 
 /** Two copies of one seeded state, `dead` of its agents marked dead. */
 function twins(prey: number, predators: number, order: 'linear' | 'morton', dead: number[], seed: number) {

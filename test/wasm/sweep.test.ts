@@ -12,7 +12,7 @@ import { WasmKernel } from '../../src/backends/wasm/kernel.ts';
 import { loadWasmModule } from '../../src/backends/wasm/loader.ts';
 import { createFlock, createFlockSync, type Flock, type FlockOptions } from '../../src/flock.ts';
 import { FlockState, type Half } from '../../src/state/layout.ts';
-import { npmTestOnly } from '../helpers.ts';
+import { firstDifference, npmTestOnly } from '../helpers.ts';
 import { sortedStep } from './sorted.ts';
 import { assertWithinTolerance } from './tolerance.ts';
 
@@ -38,15 +38,6 @@ const SCENARIOS: Record<string, FlockOptions> = {
     motion: { minSpeed: 3 },
   },
 };
-
-const FIELDS = ['px', 'py', 'pz', 'vx', 'vy', 'vz', 'id', 'kind', 'alive'] as const;
-
-function firstDifference(a: Half, b: Half, n: number): string | null {
-  for (const f of FIELDS)
-    for (let i = 0; i < n; i++)
-      if (!Object.is(a[f][i], b[f][i])) return `${f}[${i}]: ${a[f][i]} vs ${b[f][i]}`;
-  return null;
-}
 
 for (const [name, options] of Object.entries(SCENARIOS)) {
   test(`wasm sweep: within tolerance of the reference, and the same bytes in 1–4 shares: ${name}`, async () => {
