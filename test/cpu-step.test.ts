@@ -8,7 +8,7 @@ import { createScratch } from '../src/backends/cpu/kernel.ts';
 import { CpuStep, hasPredators, livePredators } from '../src/backends/cpu/step.ts';
 import { paramsFromOptions } from '../src/flock.ts';
 import { seedAgents } from '../src/state/init.ts';
-import { FlockState, type Half } from '../src/state/layout.ts';
+import { FlockState } from '../src/state/layout.ts';
 import { firstDifference, makeState, quietParams } from './helpers.ts';
 
 describe('CpuStep', () => {

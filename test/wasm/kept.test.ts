@@ -14,7 +14,6 @@ import { loadWasmModule } from '../../src/backends/wasm/loader.ts';
 import { createFlock, type FlockOptions, paramsFromOptions } from '../../src/flock.ts';
 import type { KeySink } from '../../src/spatial/grid.ts';
 import { seededState } from '../../src/state/init.ts';
-import type { Half } from '../../src/state/layout.ts';
 import { firstDifference } from '../helpers.ts';
 
 for (const preset of ['reynolds', 'fish', 'lindqvist-thesis'] as const)

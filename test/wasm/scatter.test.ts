@@ -15,7 +15,7 @@ import { loadWasmModule } from '../../src/backends/wasm/loader.ts';
 import { paramsFromOptions } from '../../src/flock.ts';
 import { NO_CELL } from '../../src/spatial/grid.ts';
 import { seededState } from '../../src/state/init.ts';
-import type { FlockState, Half } from '../../src/state/layout.ts';
+import type { FlockState } from '../../src/state/layout.ts';
 import { firstDifference } from '../helpers.ts';
 
 /** Two copies of one seeded state, `dead` of its agents marked dead. */
