@@ -193,13 +193,14 @@ describe('murmur cli', { concurrency: 4 }, () => {
       murmur('run', '--stpes', '5', '--out', dir),
       murmur('run', '--steps', '-3'),
       murmur('run', '--backend', 'gpu'),
-      murmur('run', '--every', '5'),
+      murmur('run', '--every', '0'),
     ]);
     assertUsage(typo, '--stpes', 'did you mean --steps');
     assert.equal(existsSync(dir), false);
     assertUsage(negative, '--steps', 'whole number from 0');
     assertUsage(backend, '--backend', 'cpu, workers, webgpu');
-    assertUsage(every, '--every', 'needs --out');
+    // (--every alone is allowed: it samples the order statistics too)
+    assertUsage(every, '--every', 'whole number from 1');
   });
 
   test('bad --set values: exit 2, every field named with what is allowed', async () => {

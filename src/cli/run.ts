@@ -1,8 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { checkMetricsModule, existingHeader, METRICS_FLAG, RunMetrics } from '../experiments/run-metrics.ts';
 import { checkTrajectoryPath, openTrajectory, TRAJECTORY_FLAG } from '../experiments/run-trajectory.ts';
 import { createFlock, type Flock, restoreFlock } from '../flock.ts';
 import type { Metrics } from '../metrics/metrics.ts';
+import { OrderWindow, type OrderWindowResult } from '../metrics/order-window.ts';
 import type { Params, ParamsOverride } from '../params/schema.ts';
 import { ParamError } from '../params/validate.ts';
 import { fields, getPath } from '../params/walk.ts';
@@ -17,10 +19,12 @@ import { requirePackages } from './needs.ts';
 import { err, METRICS_COLUMNS, MetricsWriter, out, sci, sig } from './output.ts';
 import { LINE_EVERY_MS, Progress } from './progress.ts';
 import { overrideFromSources, resolveSources } from './resolve.ts';
-import { type OutPlan, planOut, snapshotPath } from './run-files.ts';
+import { freeName, type OutPlan, planOut, snapshotPath } from './run-files.ts';
 
 const DEFAULT_STEPS = 1000;
 const DEFAULT_EVERY = 10;
+/** The largest --kth (starling flocks use 6–7; a k in the hundreds is a metric search). */
+const MAX_KTH = 64;
 
 /** Flags of `murmur run`. */
 export const RUN_FLAGS: readonly FlagSpec[] = [
@@ -66,10 +70,22 @@ export const RUN_FLAGS: readonly FlagSpec[] = [
     name: 'every',
     kind: 'value',
     value: 'K',
-    doc: `write metrics (and --trajectory frames) every K steps (default ${DEFAULT_EVERY}; needs --out or --trajectory)`,
+    doc: `sample every K steps (default ${DEFAULT_EVERY}): metrics rows of --out, --trajectory frames, the order statistics`,
   },
   TRAJECTORY_FLAG,
   METRICS_FLAG,
+  {
+    name: 'burn-in',
+    kind: 'value',
+    value: 'B',
+    doc: 'order statistics over the sampled steps after the first B steps of this run (default: half the steps)',
+  },
+  {
+    name: 'kth',
+    kind: 'value',
+    value: 'K',
+    doc: "also the mean distance to the K-th nearest prey over that window (default: a topological run's k)",
+  },
   {
     name: 'resume',
     kind: 'value',
@@ -169,6 +185,8 @@ export interface RunSummary {
   metricsRows: number;
   /** `--metrics`: the user metrics at the last step. */
   userMetrics?: Record<string, number>;
+  /** The order statistics over the window of sampled steps after the burn-in. */
+  order: OrderWindowResult;
 }
 
 interface RunPlan {
@@ -184,6 +202,10 @@ interface RunPlan {
   params: Params | null;
   trajectory?: string | null;
   metricsModule?: string | null;
+  /** Steps of this run before the order window; null: half the steps. */
+  burnIn: number | null;
+  /** --kth: the k of the k-th-neighbour distance (null: the parameters' topological k, if any). */
+  kth: number | null;
 }
 
 /** Validate every flag and source; throws UsageError listing every problem. Writes nothing. */
@@ -193,6 +215,8 @@ function plan(argv: readonly string[]): RunPlan | 'help' {
   const problems = f.problems;
   const steps = f.int('steps', 0, Number.MAX_SAFE_INTEGER, DEFAULT_STEPS);
   const every = f.int('every', 1, Number.MAX_SAFE_INTEGER, DEFAULT_EVERY);
+  const burnIn = f.int('burn-in', 0, Number.MAX_SAFE_INTEGER) ?? null;
+  const kth = f.int('kth', 1, MAX_KTH) ?? null;
   const engine = readEngine(f);
   const outDir = f.string('out') ?? null;
   const trajectory = checkTrajectoryPath(f.string('trajectory'), problems, outDir);
@@ -209,9 +233,9 @@ function plan(argv: readonly string[]): RunPlan | 'help' {
     quiet: f.bool('quiet'),
     trajectory,
     metricsModule,
+    burnIn,
+    kth,
   };
-  if (f.has('every') && outDir === null && trajectory === null)
-    problems.push('--every: needs --out DIR or --trajectory FILE (metrics are written to files)');
   if (outDir !== null && existsSync(outDir) && !statSync(outDir).isDirectory())
     problems.push(
       `--out: ${JSON.stringify(outDir)} exists and is not a directory; allowed: a directory (created if missing)`,
@@ -405,13 +429,15 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
     const end = start + p.steps;
     const traj = openTrajectory(p.trajectory ?? null);
     traj?.frame(flock, 0);
+    const order = orderWindow(p, flock, start);
     const progress = new Progress(p.steps, 'murmur run', { quiet: p.quiet });
     let stepMs = 0;
     let agentSteps = 0;
     let chunk = 1;
     while (flock.stepCount < end && !interrupted) {
       const s = flock.stepCount;
-      const boundary = writer || traj ? Math.min(end, (Math.floor(s / p.every) + 1) * p.every) : end;
+      // the sampled steps: metrics rows, trajectory frames and the order window's measurements
+      const boundary = Math.min(end, (Math.floor(s / p.every) + 1) * p.every);
       const n = Math.min(boundary - s, chunk);
       const count = flock.count;
       const t = performance.now();
@@ -420,14 +446,17 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
       stepMs += dt;
       agentSteps += count * n;
       chunk = nextChunk(n, dt);
-      if (writer && (flock.stepCount % p.every === 0 || flock.stepCount === end))
-        writer.write(...(await row()));
+      const sampled = flock.stepCount % p.every === 0 || flock.stepCount === end;
+      if (sampled) order.observe(flock.state);
+      if (writer && sampled) writer.write(...(await row()));
       if (traj && flock.stepCount % p.every === 0) traj.frame(flock, 0);
       progress.update(flock.stepCount - start);
       // let the event loop run (signals), since a cpu step resolves without yielding
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
     progress.done();
+    // an interrupted run's last step is measured too (as it gets a metrics row)
+    order.observe(flock.state);
     await traj?.close();
     if (traj) files.push(traj.path);
     if (writer) {
@@ -437,10 +466,14 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
     }
     const metrics = flock.metrics();
     const info = engineInfo(flock);
+    const orderResult = order.result();
     if (outPlan !== null) {
       const path = snapshotPath(outPlan, flock.stepCount);
       writeFileSync(path, flock.snapshot());
       files.push(path);
+      const orderPath = orderFile(outPlan, flock.stepCount);
+      writeFileSync(orderPath, `${JSON.stringify(orderResult, null, 2)}\n`);
+      files.push(orderPath);
     }
     const summary: RunSummary = {
       command: 'run',
@@ -466,6 +499,7 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
       files,
       metricsRows: writer?.rows ?? 0,
       ...(user ? { userMetrics: { ...(await row())[1] } } : {}),
+      order: orderResult,
     };
     out(p.json ? JSON.stringify(summary) : humanSummary(summary));
     return interrupted ? 130 : 0;
@@ -497,10 +531,59 @@ function paramsRecord(p: RunPlan, flock: Flock): Record<string, unknown> {
   };
 }
 
+/**
+ * The order window of this run: the sampled steps after `--burn-in` steps (default half the
+ * steps), with the k-th-neighbour distance for --kth or a topological neighbourhood
+ * (`neighbours.kind: 'topological'`, its k and maxRadius).
+ */
+function orderWindow(p: RunPlan, flock: Flock, start: number): OrderWindow {
+  const params = flock.params;
+  const burnIn = start + (p.burnIn ?? Math.floor(p.steps / 2));
+  const topo = topologicalNeighbours(params);
+  const k = p.kth ?? topo?.k ?? null;
+  if (k === null) return new OrderWindow(burnIn);
+  const world = {
+    size: [params.world.x, params.world.y, params.world.z] as const,
+    wrap: params.world.boundary === 'wrap',
+    dimensions: params.dimensions,
+  };
+  return new OrderWindow(burnIn, { k, maxRadius: topo?.maxRadius ?? Number.POSITIVE_INFINITY, world });
+}
+
+/**
+ * k and maxRadius of a topological neighbourhood, read structurally: `neighbours` is a parameter
+ * group of issue 32's topological neighbours (absent from parameter sets without it).
+ */
+function topologicalNeighbours(params: Readonly<Params>): { k: number; maxRadius: number } | null {
+  const n = (params as unknown as { neighbours?: { kind?: unknown; k?: unknown; maxRadius?: unknown } })
+    .neighbours;
+  if (n?.kind !== 'topological' || typeof n.k !== 'number' || !Number.isInteger(n.k) || n.k < 1) return null;
+  // a maxRadius of 0 (or none) is taken as no cap
+  const r = typeof n.maxRadius === 'number' && n.maxRadius > 0 ? n.maxRadius : Number.POSITIVE_INFINITY;
+  return { k: Math.min(n.k, MAX_KTH), maxRadius: r };
+}
+
+/** order.json for a new run; a resumed run never overwrites it: order-step-END.json. */
+function orderFile(plan: OutPlan, endStep: number): string {
+  if (!plan.keepSnapshots) return join(plan.dir, 'order.json');
+  return freeName(plan.dir, 'order.json', `order-step-${endStep}`, '.json', null);
+}
+
 /** Steps for the next chunk: about 100 ms of work, so the progress bar and Ctrl-C stay responsive. */
 function nextChunk(n: number, ms: number): number {
   const perStep = ms / Math.max(n, 1);
   return Math.max(1, Math.min(1 << 20, Math.round(100 / Math.max(perStep, 1e-3))));
+}
+
+function orderLine(o: OrderWindowResult): string {
+  if (o.samples === 0)
+    return `order statistics: no sampled step after the burn-in (step ${o.burnIn}); run more steps or lower --burn-in`;
+  const num = (v: number | null) => (v === null ? 'undefined' : sig(v));
+  const v = o.groupVelocity!;
+  const kth = o.kthNeighbour
+    ? `; k-th neighbour (k ${o.kthNeighbour.k}${o.kthNeighbour.maxRadius === null ? '' : `, within ${sig(o.kthNeighbour.maxRadius)}`}) at ${num(o.kthNeighbour.distance)}`
+    : '';
+  return `order over steps ${o.fromStep}–${o.toStep} (${o.samples} sampled steps after step ${o.burnIn}): ⟨φ⟩ ${num(o.orderMean)}, χ ${num(o.susceptibility)} (N ${o.agents}), Binder U ${num(o.binder)}; group velocity (${sig(v[0])}, ${sig(v[1])}, ${sig(v[2])}), speed ${num(o.groupSpeed)}${kth}`;
 }
 
 function humanSummary(s: RunSummary): string {
@@ -512,6 +595,7 @@ function humanSummary(s: RunSummary): string {
     `murmur run: ${origin}; ${p.prey} prey, ${p.predators} predators, ${p.dimensions}D, world ${sig(w.x)}×${sig(w.y)}×${sig(w.z)} ${w.boundary}, ${p.steering} steering (${p.combine}), ${p.search} search, ${s.backend} backend${s.kernel ? ` (${s.kernel} kernel, ${s.threads} thread${s.threads === 1 ? '' : 's'})` : ''}`,
     `${s.steps} steps (${s.startStep} → ${s.endStep}${s.interrupted ? ', interrupted' : ''}) in ${(s.stepMs / 1000).toFixed(2)} s: ${sig(s.msPerStep)} ms/step, ${sci(s.agentStepsPerSec)} agent-steps/s (wall ${(s.wallMs / 1000).toFixed(2)} s)`,
     `metrics at step ${m.step}: polarization ${sig(m.polarization)}, milling ${sig(m.milling)}, radius of gyration ${sig(m.radiusOfGyration)}, nearest neighbour ${sig(m.nnMean)} (min ${sig(m.nnMin)}), neighbours ${sig(m.meanNeighbours)}, clusters ${m.clusters}, alive ${m.alivePrey} prey / ${m.alivePredators} predators`,
+    orderLine(s.order),
     `state hash ${s.stateHash}`,
   ];
   if (s.out) lines.push(`wrote ${s.files.join(', ')} (${s.metricsRows} metrics rows)`);

@@ -14,6 +14,7 @@ export function metricBounds(metric: string): { min: number; max: number; bounde
   switch (metric) {
     case 'polarization':
     case 'milling':
+    case 'orderMean':
       return { min: 0, max: 1, bounded: true };
     case 'alivePrey':
     case 'alivePredators':
@@ -22,6 +23,8 @@ export function metricBounds(metric: string): { min: number; max: number; bounde
     case 'nnMin':
     case 'meanNeighbours':
     case 'clusters':
+    case 'groupSpeed':
+    case 'susceptibility':
       return { min: 0, max: Number.POSITIVE_INFINITY, bounded: false };
     default:
       return { min: Number.NEGATIVE_INFINITY, max: Number.POSITIVE_INFINITY, bounded: false };

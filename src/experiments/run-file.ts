@@ -124,6 +124,9 @@ function metricRange(k: string, p: RunSpec['params'], alive: number): [number, n
       return [0, Math.max(0, alive - 1)];
     case 'step':
       return [0, Number.MAX_SAFE_INTEGER];
+    case 'groupSpeed':
+      // a speed, bounded by no parameter every model shares: any finite value ≥ 0
+      return [0, Number.MAX_VALUE];
     default:
       return [0, diagonal * (1 + 1e-9)];
   }

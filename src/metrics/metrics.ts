@@ -21,6 +21,11 @@ export interface Metrics {
   meanNeighbours: number;
   /** Connected groups of prey linked at the alignment radius. */
   clusters: number;
+  /**
+   * |V|, the length of the group velocity V = Σ v / N over prey (world units per second): the
+   * speed of the group's centre. With every speed v₀ (Vicsek), |V| / v₀ is the polarization.
+   */
+  groupSpeed: number;
 }
 
 /** Names of the metrics columns in CSV/NDJSON output, in order. */
@@ -35,6 +40,7 @@ export const METRIC_KEYS: readonly (keyof Metrics)[] = [
   'nnMin',
   'meanNeighbours',
   'clusters',
+  'groupSpeed',
 ];
 
 function find(parent: Uint32Array, i: number): number {
@@ -85,7 +91,10 @@ function headings(h: Half, count: number, step: number): { out: Metrics; centre:
     sz = 0,
     cx = 0,
     cy = 0,
-    cz = 0;
+    cz = 0,
+    gx = 0,
+    gy = 0,
+    gz = 0;
   for (let i = 0; i < count; i++) {
     if (!h.alive[i]) continue;
     if (h.kind[i] !== PREY) {
@@ -93,6 +102,9 @@ function headings(h: Half, count: number, step: number): { out: Metrics; centre:
       continue;
     }
     prey++;
+    gx += h.vx[i];
+    gy += h.vy[i];
+    gz += h.vz[i];
     const s = Math.hypot(h.vx[i], h.vy[i], h.vz[i]);
     if (s > 0) {
       sx += h.vx[i] / s;
@@ -114,6 +126,8 @@ function headings(h: Half, count: number, step: number): { out: Metrics; centre:
     nnMin: 0,
     meanNeighbours: 0,
     clusters: prey ? 1 : 0,
+    // as groupVelocity (order-statistics.ts) computes it
+    groupSpeed: prey ? Math.hypot(gx / prey, gy / prey, gz / prey) : 0,
   };
   return { out, centre: prey ? [cx / prey, cy / prey, cz / prey] : [0, 0, 0] };
 }

@@ -82,6 +82,7 @@ test('samples and runs tables: types, names and every value as the CSV has them'
     nnMin: 'Float64',
     meanNeighbours: 'Float64',
     clusters: 'Int32',
+    groupSpeed: 'Float64',
   });
   const csv = readFileSync(join(tmp, 'samples.csv'), 'utf8')
     .trim()

@@ -80,7 +80,7 @@ describe('murmur plot: metrics.csv and params.json', () => {
       ['', /metrics\.csv: line 1: columns ""; allowed: a header naming step/],
       [`${header}\n`, /metrics\.csv: no rows/],
       ['hello\nworld\n', /metrics\.csv: line 1: columns "hello"/],
-      [`${header}\n${row(0)}\n1,2,3\n`, /metrics\.csv: line 3: 3 cells; allowed: 12/],
+      [`${header}\n${row(0)}\n1,2,3\n`, /metrics\.csv: line 3: 3 cells; allowed: 13/],
       [
         `${header}\n${row(0, 'x')}\n`,
         /metrics\.csv: line 2, polarization: got "x"; allowed: a finite number/,
