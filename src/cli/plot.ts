@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_PNG_PIXELS } from '../experiments/limits.ts';
+import { isOrderColumn, ORDER_COLUMNS } from '../experiments/order-columns.ts';
+import { orderPhaseSpec } from '../experiments/order-spec.ts';
 import { comboLabel, phasePoints, readSamples, timeSeries } from '../experiments/plot-data.ts';
 import { seriesOrder } from '../experiments/plot-series.ts';
 import {
@@ -20,7 +22,7 @@ import { renderHelp } from './help.ts';
 import { out } from './output.ts';
 
 const METRICS = METRIC_KEYS.filter((k) => k !== 'step') as string[];
-const KINDS = ['all', 'timeseries', 'phase'] as const;
+const KINDS = ['all', 'timeseries', 'phase', 'order'] as const;
 const FACETS = ['auto', 'on', 'off'] as const;
 
 export const PLOT_FLAGS: readonly FlagSpec[] = [
@@ -28,9 +30,14 @@ export const PLOT_FLAGS: readonly FlagSpec[] = [
     name: 'metrics',
     kind: 'value',
     value: 'a,b',
-    doc: `metrics to plot (default polarization,milling; any of ${METRICS.join(', ')})`,
+    doc: `metrics to plot (default polarization,milling; any of ${METRICS.join(', ')}; in phase figures also ${ORDER_COLUMNS.join(', ')})`,
   },
-  { name: 'kind', kind: 'value', value: 'all|timeseries|phase', doc: 'which figures (default all)' },
+  {
+    name: 'kind',
+    kind: 'value',
+    value: 'all|timeseries|phase|order',
+    doc: 'which figures (default all: timeseries and phase; order: ⟨φ⟩, χ and U stacked against --x)',
+  },
   {
     name: 'x',
     kind: 'value',
@@ -82,6 +89,8 @@ export const PLOT_HELP = {
     'timeseries-METRIC: the metric against time, mean over replicates with a ± sd band, one line per parameter set.',
     'phase: each run averaged over its late samples (--tail), then mean ± sd over replicates, against the swept',
     'field --x (all --metrics in one figure), or a heat map per metric against --x and --y.',
+    'orderMean, susceptibility (N·Var φ) and binder (1 − ⟨φ⁴⟩/3⟨φ²⟩²) are statistics of the polarization φ over each',
+    "run's late samples, the replicates pooled; --kind order stacks the three against --x, one line per other axis.",
     'Ordered parameters (one numeric axis) get ordered colours and a legend in numeric order; ± sd bands and',
     'bars are clipped to the metric’s range (polarization and milling in [0, 1], their axis exactly that).',
     'A run resumed with other parameters (murmur run --resume … --set) is marked where they changed.',
@@ -91,6 +100,7 @@ export const PLOT_HELP = {
   examples: [
     'murmur plot out/couzin --kind phase --metrics polarization,milling',
     'murmur plot runs/fish --metrics polarization',
+    'murmur plot out/transition --kind order --x alignment.weight',
     "murmur plot out/couzin --kind timeseries --metrics polarization --facet on --dpi 300 --font-size 9 --title 'Polarization'",
   ],
 };
@@ -105,8 +115,12 @@ export async function plotCommand(argv: readonly string[]): Promise<number> {
   const problems = f.problems;
   const dir = f.args.positionals[0];
   if (dir === undefined) problems.push('DIR: missing; allowed: a sweep or run output directory');
-  const metrics = (f.string('metrics') ?? 'polarization,milling').split(',').map((m) => m.trim());
   const kind = f.choice('kind', KINDS, 'all');
+  const metrics = (
+    f.string('metrics') ?? (kind === 'order' ? ORDER_COLUMNS.join(',') : 'polarization,milling')
+  )
+    .split(',')
+    .map((m) => m.trim());
   const tail = Number(f.string('tail') ?? '0.5');
   if (!(tail >= 0 && tail <= 1))
     problems.push(`--tail: got ${JSON.stringify(f.string('tail'))}; allowed: a number from 0 to 1`);
@@ -145,7 +159,7 @@ export async function plotCommand(argv: readonly string[]): Promise<number> {
   // read the data even with bad flags, so that every problem (also --x/--y) is reported at once
   const table = dir === undefined ? null : await readSamples(dir, problems);
   // the sweep's user metrics too; t (with --kind phase --tail 1: when each run stopped)
-  const known = [...METRICS, ...(table?.userMetrics ?? []), 't'];
+  const known = [...METRICS, ...ORDER_COLUMNS, ...(table?.userMetrics ?? []), 't'];
   for (const m of metrics)
     if (!known.includes(m)) {
       // (not t: a substring of most names)
@@ -167,6 +181,22 @@ export async function plotCommand(argv: readonly string[]): Promise<number> {
           `--${flag}: got ${JSON.stringify(v)}; allowed: a swept field (${swept.join(', ') || 'this directory has none'})`,
         );
   if (y !== null && y === x) problems.push('--y: must differ from --x');
+  const windowed = metrics.filter(isOrderColumn);
+  if (kind === 'timeseries' && windowed.length > 0)
+    problems.push(
+      `--metrics: ${windowed.join(', ')} ${windowed.length > 1 ? 'are statistics' : 'is a statistic'} over a window of samples, drawn in phase figures (--kind phase or order), not against t`,
+    );
+  if (kind === 'order') {
+    const others = metrics.filter((m) => !isOrderColumn(m));
+    if (others.length > 0)
+      problems.push(
+        `--metrics: got ${others.join(', ')} with --kind order; allowed: ${ORDER_COLUMNS.join(', ')} (other metrics: --kind phase)`,
+      );
+    if (y !== null)
+      problems.push('--y: --kind order draws against --x alone (a heat map of one statistic: --kind phase)');
+  }
+  if (kind === 'order' && x === undefined)
+    problems.push('--kind order: needs a sweep with at least one axis');
   if (kind === 'phase' && x === undefined)
     problems.push('--kind phase: needs a sweep with at least one axis');
   throwIfProblems(problems);
@@ -175,10 +205,16 @@ export async function plotCommand(argv: readonly string[]): Promise<number> {
   mkdirSync(dest, { recursive: true });
   const figures: { kind: string; metric: string; files: string[]; width: number; height: number }[] = [];
   const size = { width: width!, height: height!, ...text };
-  if (kind !== 'phase') {
+  if (kind === 'order') {
+    const pts = phasePoints(t, metrics, x!, null, tail);
+    const r = await renderChart(orderPhaseSpec(x!, pts, { ...size, tail }), join(dest, `order-${x}`), scale);
+    figures.push({ kind: 'order', metric: metrics.join(','), ...r });
+  }
+  if (kind === 'all' || kind === 'timeseries') {
     const order = seriesOrder(t, (r) => comboLabel(r, t.swept));
     const facets = facet === 'on' || (facet === 'auto' && order.labels.length > FACET_THRESHOLD);
     for (const m of metrics) {
+      if (isOrderColumn(m)) continue; // a window's statistic: phase figures only
       const spec = timeSeriesSpec(m, timeSeries(t, m), {
         ...size,
         order,
@@ -189,7 +225,7 @@ export async function plotCommand(argv: readonly string[]): Promise<number> {
       figures.push({ kind: facets ? 'timeseries-facets' : 'timeseries', metric: m, ...r });
     }
   }
-  if (kind !== 'timeseries' && x !== undefined) {
+  if ((kind === 'all' || kind === 'phase') && x !== undefined) {
     if (y === null) {
       const pts = phasePoints(t, metrics, x, null, tail);
       const r = await renderChart(phase1dSpec(x, pts, { ...size, tail }), join(dest, `phase-${x}`), scale);

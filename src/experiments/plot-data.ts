@@ -7,6 +7,13 @@ import { resolveParams } from '../params/validate.ts';
 import { fields, getPath } from '../params/walk.ts';
 import { readSweepDir } from './collect.ts';
 import { MAX_PLOT_INPUT_BYTES } from './limits.ts';
+import {
+  isOrderColumn,
+  lateIndices,
+  type OrderColumn,
+  type OrderWindowSamples,
+  orderOf,
+} from './order-columns.ts';
 import { phaseFields } from './phases.ts';
 import { clippedBand } from './plot-series.ts';
 import { DIGEST_KEY, parquetSealProblem } from './table.ts';
@@ -364,6 +371,10 @@ export function phasePoints(
   const rest = [...table.swept.filter((f) => !on.has(lead(f))), ...extra];
   const out: PhasePoint[] = [];
   for (const metric of metrics) {
+    if (isOrderColumn(metric)) {
+      out.push(...orderPoints(runs, metric, x, y, rest, tail));
+      continue;
+    }
     const groups = new Map<string, { first: Record<string, unknown>; values: number[] }>();
     for (const rows of runs.values()) {
       let tEnd = Number.NEGATIVE_INFINITY;
@@ -393,6 +404,61 @@ export function phasePoints(
         n,
       });
     }
+  }
+  return out;
+}
+
+/**
+ * A phase diagram's point of an order statistic (orderMean, susceptibility, binder): each run's
+ * late window of φ (the polarization samples, t ≥ tail as for every metric; N its live prey at
+ * the last sample), the replicates' windows pooled into one ensemble (order-columns.ts: the
+ * susceptibility of the ensemble, which counts the spread between runs as the fluctuation it
+ * is); the band is ± the sd of the runs' own values.
+ */
+function orderPoints(
+  runs: ReadonlyMap<string, Record<string, number | string | boolean>[]>,
+  metric: OrderColumn,
+  x: string,
+  y: string | null,
+  rest: readonly string[],
+  tail: number,
+): PhasePoint[] {
+  const groups = new Map<
+    string,
+    { first: Record<string, unknown>; windows: OrderWindowSamples[]; own: number[] }
+  >();
+  for (const rows of runs.values()) {
+    const late = lateIndices(
+      rows.map((r) => r.t as number),
+      tail,
+      rows[0].phase === undefined,
+    ).map((i) => rows[i]);
+    if (late.length === 0) continue;
+    const w = {
+      phi: late.map((r) => r.polarization as number),
+      agents: late[late.length - 1].alivePrey as number,
+    };
+    const key = JSON.stringify([rows[0][x], y ? rows[0][y] : null, comboLabel(rows[0], rest)]);
+    const g = groups.get(key) ?? { first: rows[0], windows: [], own: [] };
+    g.windows.push(w);
+    const own = orderOf([w])[metric];
+    if (Number.isFinite(own)) g.own.push(own);
+    groups.set(key, g);
+  }
+  const out: PhasePoint[] = [];
+  for (const { first, windows, own } of groups.values()) {
+    const mean = orderOf(windows)[metric];
+    if (!Number.isFinite(mean)) continue;
+    const { sd } = own.length ? meanSd(own) : { sd: 0 };
+    out.push({
+      metric,
+      x: first[x] as number,
+      y: y ? (first[y] as number) : null,
+      rest: comboLabel(first, rest),
+      mean,
+      ...clippedBand(metric, mean, sd),
+      n: windows.length,
+    });
   }
   return out;
 }

@@ -1,6 +1,7 @@
 import { METRIC_KEYS, type Metrics } from '../metrics/metrics.ts';
 import type { LeafSpec } from '../params/spec.ts';
 import { fieldByPath, fields, getPath } from '../params/walk.ts';
+import { lateIndices, ORDER_COLUMNS, orderOf, RUNS_TABLE_TAIL } from './order-columns.ts';
 import { phaseFields } from './phases.ts';
 import type { RunResult } from './run-one.ts';
 import type { SweepSpec } from './spec.ts';
@@ -99,7 +100,8 @@ export const TIMING_COLUMNS = ['wallMs', 'stepMs', 'agentStepsPerSec'] as const;
  * The runs table: one row per run. Columns: run, replicate, every parameter (dotted names, schema
  * order; obstacles as JSON), backend, kernel, threads, version, steps, wall and stepping time,
  * agent-steps/s, [with a stop rule: stoppedBy; with phases: phaseEnds as JSON], then every
- * metric at the last step, then the user metrics at the last step.
+ * metric at the last step, then the user metrics at the last step, then the order statistics of
+ * the run's second half (of its last phase, with phases): orderMean, susceptibility, binder.
  */
 export function runsTable(results: readonly RunResult[], spec?: SweepSpec): Table {
   const run = col('run', 'int32');
@@ -118,7 +120,12 @@ export function runsTable(results: readonly RunResult[], spec?: SweepSpec): Tabl
   const userFinals = userNames.map((k) => col(k, 'double'));
   const stoppedBy = col('stoppedBy', 'string');
   const phaseEnds = col('phaseEnds', 'string');
+  const order = ORDER_COLUMNS.map((k) => col(k, 'double'));
   for (const r of sorted(results)) {
+    const o = runOrder(r, spec?.phases !== undefined);
+    ORDER_COLUMNS.forEach((k, j) => {
+      order[j].data.push(o[k]);
+    });
     stoppedBy.data.push(r.phases?.at(-1)?.by ?? '');
     phaseEnds.data.push(JSON.stringify(r.phases ?? []));
     userNames.forEach((k, j) => {
@@ -161,8 +168,29 @@ export function runsTable(results: readonly RunResult[], spec?: SweepSpec): Tabl
       ...(spec?.phases ? [phaseEnds] : []),
       ...finals,
       ...userFinals,
+      ...order,
     ],
   };
+}
+
+/**
+ * A run's order statistics over the second half of its samples (t as the samples table has it),
+ * or with phases of its last phase's samples (those after the previous phase's end).
+ */
+export function runOrder(r: RunResult, phased: boolean) {
+  const steps = r.samples.step;
+  const previousEnd = phased && r.phases && r.phases.length > 1 ? r.phases[r.phases.length - 2].end : -1;
+  const segment: number[] = [];
+  for (let i = 0; i < steps.length; i++) if (steps[i] > previousEnd) segment.push(i);
+  const t = segment.map((i) => steps[i] * r.params.dt);
+  const late = lateIndices(t, RUNS_TABLE_TAIL, !phased).map((j) => segment[j]);
+  const last = late.at(-1);
+  return orderOf([
+    {
+      phi: late.map((i) => r.samples.polarization[i]),
+      agents: last === undefined ? 0 : r.samples.alivePrey[last],
+    },
+  ]);
 }
 
 function sorted(results: readonly RunResult[]): RunResult[] {

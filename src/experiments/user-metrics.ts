@@ -5,6 +5,7 @@
  * of the state's arrays, so it cannot change the run; what it returns is checked: exactly the
  * declared names, each a finite number, else the run fails naming the metric, the step and the run.
  */
+
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -14,6 +15,7 @@ import type { MetricFunction, MetricInput } from '../metrics/user-metric.ts';
 import type { Params } from '../params/schema.ts';
 import { formatValue } from '../params/validate.ts';
 import { fields } from '../params/walk.ts';
+import { ORDER_COLUMNS } from './order-columns.ts';
 
 /** The `metrics` key of a sweep: the module as written (relative to the sweep file), its columns, its SHA-256. */
 export interface MetricsSpec {
@@ -42,6 +44,7 @@ export const RESERVED_COLUMNS: ReadonlySet<string> = new Set<string>([
   'agentStepsPerSec',
   'stoppedBy',
   'phaseEnds',
+  ...ORDER_COLUMNS,
 ]);
 
 /** At most this many user metrics (columns) per sweep. */
