@@ -4,7 +4,7 @@ import type { Flock } from '../src/flock.ts';
 import { backendOf } from '../src/flock-backend.ts';
 import type { Metrics } from '../src/metrics/metrics.ts';
 import type { Params } from '../src/params/schema.ts';
-import type { Hud } from './hud.ts';
+import type { Hud, HudOrder } from './hud.ts';
 import type { FrameLoop } from './loop.ts';
 import type { FlockSession } from './session.ts';
 import type { UrlSync } from './urlSync.ts';
@@ -21,6 +21,8 @@ export interface MurmurHook {
   metrics(): Metrics;
   /** The latest metrics shown in the HUD (null before the first sample). */
   hudMetrics(): Metrics | null;
+  /** ⟨φ⟩ and χ over the HUD's sliding window, and the group velocity, as the HUD shows them. */
+  hudOrder(): HudOrder;
   pause(on: boolean): void;
   /** Wait for any batch in flight, then take n steps and refresh HUD metrics. */
   run(n: number): Promise<void>;
@@ -84,6 +86,7 @@ export function installHook(
     },
     metrics: () => session.flock.metrics(),
     hudMetrics: () => hud.last,
+    hudOrder: () => hud.orderStats(),
     pause: (on) => session.pause(on),
     run: (n) => session.run(n),
     reference: (n) => session.reference(n),

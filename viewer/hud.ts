@@ -6,6 +6,7 @@
  */
 import uPlot from 'uplot';
 import type { Metrics } from '../src/metrics/metrics.ts';
+import { OrderRing } from './orderRing.ts';
 
 /** Frame timings gathered by the render loop (ms). */
 export interface FrameTimes {
@@ -27,6 +28,19 @@ export interface FrameTimes {
 }
 
 const SAMPLES = 120; // 60 s of history at two samples a second
+/** The order statistics' window: the last 20 samples, about 10 s. */
+export const ORDER_WINDOW = 20;
+
+/** What the HUD shows of the order statistics (the hook's hudOrder()). */
+export interface HudOrder {
+  /** ⟨φ⟩ and χ = N·Var φ over the last `samples` metrics samples (NaN before the first). */
+  readonly orderMean: number;
+  readonly susceptibility: number;
+  readonly samples: number;
+  /** The prey's group velocity at the latest sample, and its length. */
+  readonly groupVelocity: readonly [number, number, number];
+  readonly groupSpeed: number;
+}
 
 function chart(parent: HTMLElement, label: string, color: string, range?: [number, number]): uPlot {
   const opts: uPlot.Options = {
@@ -63,6 +77,10 @@ export class Hud {
   fps = 0;
   /** The latest metrics (also shown in the text). */
   last: Metrics | null = null;
+  /** φ of the last ORDER_WINDOW samples: ⟨φ⟩ and χ over a sliding window. */
+  readonly order = new OrderRing(ORDER_WINDOW);
+  /** The group velocity of the latest sample (copied in: no allocation per sample). */
+  readonly velocity = new Float64Array(3);
 
   constructor(parent: HTMLElement) {
     this.el = document.createElement('div');
@@ -104,14 +122,22 @@ export class Hud {
       `agents ${alive}` +
       (m
         ? `  prey ${m.alivePrey}  predators ${m.alivePredators}  step ${m.step}\n` +
-          `polarization ${m.polarization.toFixed(3)}  nn ${m.nnMean.toFixed(2)}  clusters ${m.clusters}`
+          `polarization ${m.polarization.toFixed(3)}  nn ${m.nnMean.toFixed(2)}  clusters ${m.clusters}\n` +
+          `⟨φ⟩ ${this.order.mean().toFixed(3)}  χ ${this.order.susceptibility().toPrecision(3)}  (last ${this.order.samples})\n` +
+          `V (${this.velocity[0].toFixed(2)}, ${this.velocity[1].toFixed(2)}, ${this.velocity[2].toFixed(2)})  |V| ${m.groupSpeed.toFixed(2)}`
         : '');
-    this.text.dataset.polarization = m ? String(m.polarization) : '';
+    const d = this.text.dataset;
+    d.polarization = m ? String(m.polarization) : '';
+    d.orderMean = m ? String(this.order.mean()) : '';
+    d.susceptibility = m ? String(this.order.susceptibility()) : '';
+    d.groupSpeed = m ? String(m.groupSpeed) : '';
   }
 
-  /** Append a metrics sample to the charts. */
-  metrics(m: Metrics, seconds: number): void {
+  /** Append a metrics sample to the charts and the order window (`velocity`: the group velocity). */
+  metrics(m: Metrics, seconds: number, velocity: readonly number[] | null = null): void {
     this.last = m;
+    this.order.push(m.polarization, m.alivePrey);
+    for (let k = 0; k < 3; k++) this.velocity[k] = velocity?.[k] ?? 0;
     this.t.push(seconds);
     this.series[0].push(m.polarization);
     this.series[1].push(m.nnMean);
@@ -128,10 +154,24 @@ export class Hud {
     return this.t.length;
   }
 
+  /** ⟨φ⟩, χ and the group velocity as shown. */
+  orderStats(): HudOrder {
+    const v = this.velocity;
+    return {
+      orderMean: this.order.mean(),
+      susceptibility: this.order.susceptibility(),
+      samples: this.order.samples,
+      groupVelocity: [v[0], v[1], v[2]],
+      groupSpeed: this.last?.groupSpeed ?? Number.NaN,
+    };
+  }
+
   /** Forget the history (after a reset or a preset change). */
   clearPlots(): void {
     this.t.length = 0;
     for (const s of this.series) s.length = 0;
     this.last = null;
+    this.order.clear();
+    this.velocity.fill(0);
   }
 }

@@ -30,7 +30,7 @@ export class HudMetrics {
   ) {
     const t0 = performance.now();
     this.sampler = new MetricsSampler(
-      (m) => hud.metrics(m, (performance.now() - t0) / 1000),
+      (m, velocity) => hud.metrics(m, (performance.now() - t0) / 1000, velocity),
       (message) => status(message),
     );
   }

@@ -38,7 +38,7 @@ export class MetricsSampler {
   lastMs = 0;
 
   constructor(
-    private readonly onMetrics: (m: Metrics) => void,
+    private readonly onMetrics: (m: Metrics, velocity: readonly number[] | null) => void,
     private readonly onError: (message: string) => void,
   ) {
     this.worker = new Worker(new URL('./metricsWorker.ts', import.meta.url), { type: 'module' });
@@ -103,7 +103,7 @@ export class MetricsSampler {
     if (a.tag < this.validFrom) shown = null;
     else if (a.error !== null || a.metrics === null) this.onError(`metrics: ${a.error}`);
     else {
-      this.onMetrics(a.metrics);
+      this.onMetrics(a.metrics, a.velocity);
       shown = a.metrics;
     }
     pending.done(shown);

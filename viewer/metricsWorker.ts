@@ -7,6 +7,7 @@
  * taken here, and the page's copy into the mirror runs at memcpy speed (5–17 ms for 60 MB).
  */
 import { computeMetrics, type Metrics } from '../src/metrics/metrics.ts';
+import { groupVelocity } from '../src/metrics/order-statistics.ts';
 import type { Params } from '../src/params/schema.ts';
 import { FlockState } from '../src/state/layout.ts';
 
@@ -15,12 +16,23 @@ export type MetricsRequest =
   | { kind: 'mirror'; bytes: number }
   | { kind: 'sample'; params: Params; tag: number; buffer: ArrayBuffer | null };
 
-/** Answers: the mirror, touched; or the metrics of a sample (with its tag and the time it took). */
+/**
+ * Answers: the mirror, touched; or the metrics of a sample with the prey's group velocity (its
+ * tag and the time it took).
+ */
 export type MetricsAnswer =
   | { kind: 'mirror'; mirror: SharedArrayBuffer }
-  | { kind: 'sample'; metrics: Metrics | null; error: string | null; tag: number; ms: number };
+  | {
+      kind: 'sample';
+      metrics: Metrics | null;
+      velocity: [number, number, number] | null;
+      error: string | null;
+      tag: number;
+      ms: number;
+    };
 
 let mirror: SharedArrayBuffer | null = null;
+const v = new Float64Array(3);
 const post = (a: MetricsAnswer) => self.postMessage(a);
 
 self.onmessage = (e: MessageEvent<MetricsRequest>) => {
@@ -35,10 +47,13 @@ self.onmessage = (e: MessageEvent<MetricsRequest>) => {
   try {
     const buffer = r.buffer ?? mirror;
     if (!buffer) throw new Error('no state to sample');
-    const metrics = computeMetrics(FlockState.from(buffer), r.params);
-    post({ kind: 'sample', metrics, error: null, tag: r.tag, ms: performance.now() - t0 });
+    const state = FlockState.from(buffer);
+    const metrics = computeMetrics(state, r.params);
+    groupVelocity(state.front, state.count, v);
+    const velocity: [number, number, number] = [v[0], v[1], v[2]];
+    post({ kind: 'sample', metrics, velocity, error: null, tag: r.tag, ms: performance.now() - t0 });
   } catch (err) {
     const error = err instanceof Error ? err.message : String(err);
-    post({ kind: 'sample', metrics: null, error, tag: r.tag, ms: 0 });
+    post({ kind: 'sample', metrics: null, velocity: null, error, tag: r.tag, ms: 0 });
   }
 };
