@@ -368,7 +368,8 @@ export function phasePoints(
   const phased = table.phaseFields ?? [];
   const byPhase = phased.includes(x) || (y !== null && phased.includes(y));
   const extra = (byPhase ? ['phaseName'] : phased).filter((f) => f !== x && f !== y);
-  const rest = [...table.swept.filter((f) => !on.has(lead(f))), ...extra];
+  // a linked axis moves with its lead: the lead alone names the series (prey=100, not also world.x=18.2)
+  const rest = [...table.swept.filter((f) => !on.has(lead(f)) && lead(f) === f), ...extra];
   const out: PhasePoint[] = [];
   for (const metric of metrics) {
     if (isOrderColumn(metric)) {
