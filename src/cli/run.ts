@@ -437,7 +437,10 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
     while (flock.stepCount < end && !interrupted) {
       const s = flock.stepCount;
       // the sampled steps: metrics rows, trajectory frames and the order window's measurements
-      const boundary = Math.min(end, (Math.floor(s / p.every) + 1) * p.every);
+      // (only those after the burn-in, when nothing else is sampled: longer step(n) calls before)
+      const next = Math.min(end, (Math.floor(s / p.every) + 1) * p.every);
+      const boundary =
+        writer || traj || s >= order.burnIn ? next : Math.max(next, Math.min(end, order.burnIn));
       const n = Math.min(boundary - s, chunk);
       const count = flock.count;
       const t = performance.now();
