@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
+import { topologicalNeighbours } from '../src/cli/run.ts';
 import { computeMetrics } from '../src/metrics/metrics.ts';
 import { groupVelocity } from '../src/metrics/order-statistics.ts';
 import { headingOrder, OrderWindow } from '../src/metrics/order-window.ts';
@@ -107,5 +108,21 @@ describe('order window', () => {
     close(k.distance!, (20 + 10 + 10 + 20) / 4, 1e-12);
     assert.equal(k.counted, 4);
     assert.throws(() => new OrderWindow(-1), /burnIn/);
+  });
+
+  test("murmur run reads a topological neighbourhood's k and maxRadius (issue 32's neighbours group) structurally", () => {
+    const p = quietParams();
+    const withNeighbours = (n: unknown) => ({ ...p, neighbours: n }) as unknown as typeof p;
+    assert.equal(topologicalNeighbours(p), null);
+    assert.equal(topologicalNeighbours(withNeighbours({ kind: 'metric', k: 7, maxRadius: 0 })), null);
+    assert.deepEqual(topologicalNeighbours(withNeighbours({ kind: 'topological', k: 7, maxRadius: 12 })), {
+      k: 7,
+      maxRadius: 12,
+    });
+    // no radius cap given (0 or absent): none
+    assert.deepEqual(topologicalNeighbours(withNeighbours({ kind: 'topological', k: 6, maxRadius: 0 })), {
+      k: 6,
+      maxRadius: Number.POSITIVE_INFINITY,
+    });
   });
 });

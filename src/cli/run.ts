@@ -110,6 +110,9 @@ export const RUN_HELP = {
     'A new run refuses an --out that holds another run (--force replaces it). --resume into such a directory appends',
     'to its metrics (the step column continues; refused where it would go back, unless --force), writes',
     'params-step-START.json and a new snapshot name (step-END.murmur): no run overwrites another, or its own start.',
+    'Order statistics over the sampled steps after --burn-in (default half the steps): ⟨φ⟩, χ = N·Var φ and Binder U',
+    'of the polarization, the group velocity, with --kth K (or a topological run) the mean K-th-neighbour distance;',
+    'printed, in --json under "order", and in DIR/order.json (a resumed run: order-step-END.json).',
     'The kernel is chosen once: auto takes wasm where WebAssembly SIMD loads, else js (both compute every',
     "parameter); --kernel wasm where it cannot load is refused (exit 2). --resume keeps the snapshot's kernel;",
     'another --kernel or --backend is allowed and stderr says the continuation differs from the unbroken run.',
@@ -557,7 +560,7 @@ function orderWindow(p: RunPlan, flock: Flock, start: number): OrderWindow {
  * k and maxRadius of a topological neighbourhood, read structurally: `neighbours` is a parameter
  * group of issue 32's topological neighbours (absent from parameter sets without it).
  */
-function topologicalNeighbours(params: Readonly<Params>): { k: number; maxRadius: number } | null {
+export function topologicalNeighbours(params: Readonly<Params>): { k: number; maxRadius: number } | null {
   const n = (params as unknown as { neighbours?: { kind?: unknown; k?: unknown; maxRadius?: unknown } })
     .neighbours;
   if (n?.kind !== 'topological' || typeof n.k !== 'number' || !Number.isInteger(n.k) || n.k < 1) return null;
