@@ -79,7 +79,13 @@ test('a slowed worker gets fewer agents; the bytes stay those of the cpu backend
       await f.step(s < 3 ? 1 : 3);
       assert.equal(f.stateHash(), ref.stateHash(), `after step ${f.stepCount}`);
     }
-    assert.ok(share(f, 1) < 0.2, `the slowed worker's share: ${f.info().shares}`);
+    // Below an equal share and the smallest of the three; not a fixed fraction, which depends
+    // on how long the other workers' passes take on a loaded machine.
+    const slowed = share(f, 1);
+    assert.ok(
+      slowed < 0.3 && slowed < share(f, 0) && slowed < share(f, 2),
+      `the slowed worker's share: ${f.info().shares}`,
+    );
     assert.ok(Math.abs((f.info().shares ?? []).reduce((a, b) => a + b, 0) - 1) < 1e-12);
   } finally {
     await f.dispose();
