@@ -90,7 +90,7 @@ function tsType(k: KernelConstant): string {
 }
 
 function deriveExpr(k: KernelConstant): string {
-  if (k.kind === 'enum') {
+  if (k.kind === 'enum' && !k.derive) {
     const path = k.field as string;
     return `${codeMapName(path)}[p.${path}]`;
   }
@@ -106,6 +106,7 @@ export function renderConstants(): string {
     'import {',
     '  float32AtMost,',
     '  fovCosine,',
+    '  noiseCap,',
     '  obstacleQuads,',
     '  preyReach,',
     '  sq,',

@@ -55,6 +55,13 @@ const NOT_READ: Readonly<Record<string, { readonly families: readonly Family[]; 
     why: "the predators' reach in cells, computed on the host (cpu/kernel.ts reachInCells) for every kernel",
   },
   predatorsPresent: { families: ['wgsl'], why: 'the GPU reads every candidate’s kind: one path' },
+  vicsek: { families: ['wgsl'], why: 'the webgpu backend refuses model vicsek (not yet in WGSL)' },
+  vicsekSpeed: { families: ['wgsl'], why: 'the webgpu backend refuses model vicsek (not yet in WGSL)' },
+  vicsekNoise: { families: ['wgsl'], why: 'the webgpu backend refuses model vicsek (not yet in WGSL)' },
+  vicsekVectorial: { families: ['wgsl'], why: 'the webgpu backend refuses model vicsek (not yet in WGSL)' },
+  vicsekSelf: { families: ['wgsl'], why: 'the webgpu backend refuses model vicsek (not yet in WGSL)' },
+  vicsekCap: { families: ['wgsl'], why: 'the webgpu backend refuses model vicsek (not yet in WGSL)' },
+  noiseKey: { families: ['wgsl'], why: 'the webgpu backend refuses model vicsek (not yet in WGSL)' },
 };
 
 /** WGSL members of constants whose derivation does not name them (`obstacleQuads(p)`, …). */

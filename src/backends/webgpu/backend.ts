@@ -207,6 +207,8 @@ export class WebGpuBackend implements Backend {
   }
 
   configure(params: Params, state: FlockState): void {
+    if (params.model === 'vicsek')
+      throw new Error('webgpu backend: model "vicsek" runs on cpu and workers (not yet in WGSL)');
     this.check();
     const sameHost =
       this.synced !== null &&

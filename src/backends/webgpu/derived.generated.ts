@@ -8,10 +8,10 @@ import { f32sq, fovCosine } from '../../rules/derive-helpers.ts';
  * each a UniformMember of uniforms.ts, which imports this file (so this one imports nothing back).
  */
 export const derivedMembers = [
-  { name: 'sepR2', type: 'f32', doc: "sq(p.separation.radius)" },
-  { name: 'aliR2', type: 'f32', doc: "sq(p.alignment.radius)" },
-  { name: 'cohR2', type: 'f32', doc: "sq(p.cohesion.radius)" },
-  { name: 'fovCos', type: 'f32', doc: "cos(fov / 2); -1 or less means no blind cone." },
+  { name: 'sepR2', type: 'f32', doc: "Vicsek: 0 (the model has no separation)." },
+  { name: 'aliR2', type: 'f32', doc: "Vicsek: r² (the alignment sum is the sum of the neighbours’ velocities within r)." },
+  { name: 'cohR2', type: 'f32', doc: "Vicsek: 0 (no cohesion)." },
+  { name: 'fovCos', type: 'f32', doc: "cos(fov / 2); -1 or less means no blind cone (Vicsek: none)." },
   { name: 'predVisionR2', type: 'f32', doc: "sq(p.predator.vision)" },
   { name: 'killR2', type: 'f32', doc: "sq(p.predator.killRadius)" },
   { name: 'fleeR2', type: 'f32', doc: "sq(p.flee.radius)" },
@@ -20,10 +20,10 @@ export const derivedMembers = [
 /** Their values, computed as the shader did (f32 arithmetic) so the bytes stay the same. */
 export function derivedValues(p: Params): Record<string, number> {
   return {
-    sepR2: f32sq(p.separation.radius),
-    aliR2: f32sq(p.alignment.radius),
-    cohR2: f32sq(p.cohesion.radius),
-    fovCos: fovCosine(p.motion.fov),
+    sepR2: f32sq(p.model === 'vicsek' ? 0 : p.separation.radius),
+    aliR2: f32sq(p.model === 'vicsek' ? p.vicsek.radius : p.alignment.radius),
+    cohR2: f32sq(p.model === 'vicsek' ? 0 : p.cohesion.radius),
+    fovCos: fovCosine(p.model === 'vicsek' ? 360 : p.motion.fov),
     predVisionR2: f32sq(p.predator.vision),
     killR2: f32sq(p.predator.killRadius),
     fleeR2: f32sq(p.flee.radius),
