@@ -40,7 +40,7 @@ const FILES: Record<Family, readonly string[]> = {
     ...list('src/backends/cpu/', '.ts'),
   ],
   wasm: list('wasm/', '.ts', ['slots.ts', 'shared-constants.ts']),
-  wgsl: ['step', 'grid', 'common'].map((f) => `src/backends/webgpu/${f}.wgsl`),
+  wgsl: ['step', 'grid', 'common', 'vicsek'].map((f) => `src/backends/webgpu/${f}.wgsl`),
 };
 
 /** Constants a family does not read, and why. */
@@ -55,13 +55,6 @@ const NOT_READ: Readonly<Record<string, { readonly families: readonly Family[]; 
     why: "the predators' reach in cells, computed on the host (cpu/kernel.ts reachInCells) for every kernel",
   },
   predatorsPresent: { families: ['wgsl'], why: 'the GPU reads every candidate’s kind: one path' },
-  vicsek: { families: ['wgsl'], why: 'the webgpu backend refuses model vicsek (not yet in WGSL)' },
-  vicsekSpeed: { families: ['wgsl'], why: 'the webgpu backend refuses model vicsek (not yet in WGSL)' },
-  vicsekNoise: { families: ['wgsl'], why: 'the webgpu backend refuses model vicsek (not yet in WGSL)' },
-  vicsekVectorial: { families: ['wgsl'], why: 'the webgpu backend refuses model vicsek (not yet in WGSL)' },
-  vicsekSelf: { families: ['wgsl'], why: 'the webgpu backend refuses model vicsek (not yet in WGSL)' },
-  vicsekCap: { families: ['wgsl'], why: 'the webgpu backend refuses model vicsek (not yet in WGSL)' },
-  noiseKey: { families: ['wgsl'], why: 'the webgpu backend refuses model vicsek (not yet in WGSL)' },
 };
 
 /** WGSL members of constants whose derivation does not name them (`obstacleQuads(p)`, …). */

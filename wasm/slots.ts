@@ -4,7 +4,7 @@
 // flag bits (the host side: src/backends/wasm/layout.generated.ts).
 
 /** Layout version: a hash of this layout (the host checks it). */
-export const LAYOUT_VERSION: i32 = 767705230;
+export const LAYOUT_VERSION: i32 = 1582783783;
 
 // I block (i32 slots)
 export const I_PX: i32 = 0; // src px py pz vx vy vz id kind; 8 slots
@@ -74,7 +74,8 @@ export const F_DRAG: i32 = 41; // Linear drag per second (0: none).
 export const F_TARGET: i32 = 42; // prey target x y z strength radius, then the predators’; 10 slots
 export const F_VICSEK_SPEED: i32 = 52;
 export const F_VICSEK_NOISE: i32 = 53;
-export const F_VICSEK_CAP: i32 = 54; // 1 − cos(η/2), 1 + cos(η/2); 2 slots
+export const F_VICSEK_CAP_BELOW: i32 = 54;
+export const F_VICSEK_CAP_ABOVE: i32 = 55;
 export const F_SLOTS: i32 = 64;
 
 // flag bits

@@ -18,7 +18,8 @@ import {
 } from './counter-random';
 import {
   F_DT,
-  F_VICSEK_CAP,
+  F_VICSEK_CAP_ABOVE,
+  F_VICSEK_CAP_BELOW,
   F_VICSEK_NOISE,
   F_VICSEK_SPEED,
   I_DIMS2,
@@ -99,7 +100,7 @@ export function vicsekFinish(
       hy = hx * sa + hy * ca;
       hx = rx;
     } else {
-      capSample(hx, hy, hz, gf(F_VICSEK_CAP), gf(F_VICSEK_CAP + 1), w0, w1);
+      capSample(hx, hy, hz, gf(F_VICSEK_CAP_BELOW), gf(F_VICSEK_CAP_ABOVE), w0, w1);
       hx = capX;
       hy = capY;
       hz = capZ;

@@ -2,9 +2,10 @@
 
 import type { Params } from '../params/schema.ts';
 import {
+  capAbove,
+  capBelow,
   float32AtMost,
   fovCosine,
-  noiseCap,
   obstacleQuads,
   preyReach,
   sq,
@@ -174,8 +175,10 @@ export interface RuleConstants {
   readonly vicsekVectorial: boolean;
   /** The own heading is in the mean. */
   readonly vicsekSelf: boolean;
-  /** The angular noise’s cap in 3D: 1 − cos(η/2), 1 + cos(η/2) (capBelow, capAbove of src/random/counter.ts). */
-  readonly vicsekCap: Float64Array;
+  /** The 3D angular noise’s cap: 1 − cos(η/2) (src/random/counter.ts capBelow; the host’s float64 for every kernel). */
+  readonly vicsekCapBelow: number;
+  /** 1 + cos(η/2) (capAbove). */
+  readonly vicsekCapAbove: number;
   /** seed, then the step being computed (completed steps before it) as low and high 32-bit words: set by setNoiseStep before each step. */
   readonly noiseKey: Float64Array;
 }
@@ -247,7 +250,8 @@ export function deriveConstants(p: Params, predatorsPresent: boolean): RuleConst
     vicsekNoise: p.vicsek.noise,
     vicsekVectorial: p.vicsek.noiseKind === 'vectorial',
     vicsekSelf: p.vicsek.includeSelf,
-    vicsekCap: noiseCap(p.vicsek.noise),
+    vicsekCapBelow: capBelow(p.vicsek.noise),
+    vicsekCapAbove: capAbove(p.vicsek.noise),
     noiseKey: Float64Array.of(p.seed, 0, 0),
   };
 }

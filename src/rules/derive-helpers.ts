@@ -3,7 +3,9 @@
  * than one expression, kept here so the kernel table's entries stay one line each.
  */
 import type { Params } from '../params/schema.ts';
-import { capAbove, capBelow } from '../random/counter.ts';
+
+/** The angular noise's cap in 3D (the kernel table derives vicsekCapBelow/Above with them). */
+export { capAbove, capBelow } from '../random/counter.ts';
 
 /** Falloff code: 0 none, 1 for 1/d, 2 for 1/d² (the schema's option index). */
 export type FalloffCode = 0 | 1 | 2;
@@ -99,9 +101,4 @@ export function readTargets(list: Float64Array, p: Params): void {
   b.z = list[7];
   b.strength = list[8];
   b.radius = list[9];
-}
-
-/** The 3D angular noise's cap for η: 1 − cos(η/2), 1 + cos(η/2) (src/random/counter.ts). */
-export function noiseCap(eta: number): Float64Array {
-  return Float64Array.of(capBelow(eta), capAbove(eta));
 }

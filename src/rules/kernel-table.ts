@@ -251,10 +251,18 @@ export const kernelConstants: readonly KernelConstant[] = [
     derive: 'p.vicsek.includeSelf',
   },
   {
-    name: 'vicsekCap',
-    kind: 'list',
-    doc: 'The angular noise’s cap in 3D: 1 − cos(η/2), 1 + cos(η/2) (capBelow, capAbove of src/random/counter.ts).',
-    derive: 'noiseCap(p.vicsek.noise)',
+    name: 'vicsekCapBelow',
+    kind: 'f64',
+    doc: 'The 3D angular noise’s cap: 1 − cos(η/2) (src/random/counter.ts capBelow; the host’s float64 for every kernel).',
+    derive: 'capBelow(p.vicsek.noise)',
+    gpu: 'capBelow(p.vicsek.noise)',
+  },
+  {
+    name: 'vicsekCapAbove',
+    kind: 'f64',
+    doc: '1 + cos(η/2) (capAbove).',
+    derive: 'capAbove(p.vicsek.noise)',
+    gpu: 'capAbove(p.vicsek.noise)',
   },
   // The counter-based noise stream's key (src/random/counter.ts): the seed here, the step
   // written by the host before each step (src/rules/noise-key.ts; its twins read it as slots).
@@ -376,12 +384,8 @@ export const wasmFSlots: readonly WasmSlot[] = [
   },
   { name: 'vicsekSpeed', write: 'c.vicsekSpeed' },
   { name: 'vicsekNoise', write: 'c.vicsekNoise' },
-  {
-    name: 'vicsekCap',
-    count: 2,
-    doc: '1 − cos(η/2), 1 + cos(η/2)',
-    write: ['c.vicsekCap[0]', 'c.vicsekCap[1]'],
-  },
+  { name: 'vicsekCapBelow', write: 'c.vicsekCapBelow' },
+  { name: 'vicsekCapAbove', write: 'c.vicsekCapAbove' },
 ];
 
 /** Slots reserved per block (the host lays its arrays out after them). */

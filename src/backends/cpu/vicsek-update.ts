@@ -84,7 +84,7 @@ export function vicsekUpdate(
       hy = hx * sa + hy * ca;
       hx = rx;
     } else {
-      capSample(hx, hy, hz, c.vicsekCap[0], c.vicsekCap[1], words[0], words[1], cap);
+      capSample(hx, hy, hz, c.vicsekCapBelow, c.vicsekCapAbove, words[0], words[1], cap);
       hx = cap[0];
       hy = cap[1];
       hz = cap[2];

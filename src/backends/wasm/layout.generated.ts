@@ -4,7 +4,7 @@ import type { RuleConstants } from '../../rules/constants.ts';
 import { WORLD_BOUNDARY_PUSH, WORLD_BOUNDARY_TELEPORT, WORLD_BOUNDARY_WRAP } from '../../rules/constants.generated.ts';
 
 /** Hash of the slot layout below; the kernel binary reports the same (wasm/slots.ts) or is stale. */
-export const LAYOUT_VERSION = 767705230;
+export const LAYOUT_VERSION = 1582783783;
 
 /** Slot numbers of the WebAssembly kernel’s I (i32) block. */
 export const I = {
@@ -77,7 +77,8 @@ export const F = {
   target: 42, // prey target x y z strength radius, then the predators’; 10 slots
   vicsekSpeed: 52,
   vicsekNoise: 53,
-  vicsekCap: 54, // 1 − cos(η/2), 1 + cos(η/2); 2 slots
+  vicsekCapBelow: 54,
+  vicsekCapAbove: 55,
 } as const;
 export const F_SLOTS = 64;
 
@@ -191,6 +192,6 @@ export function writeConstantSlots(c: RuleConstants, i32: Int32Array, f64: Float
   f64[F.target + 9] = c.targets[9];
   f64[F.vicsekSpeed] = c.vicsekSpeed;
   f64[F.vicsekNoise] = c.vicsekNoise;
-  f64[F.vicsekCap] = c.vicsekCap[0];
-  f64[F.vicsekCap + 1] = c.vicsekCap[1];
+  f64[F.vicsekCapBelow] = c.vicsekCapBelow;
+  f64[F.vicsekCapAbove] = c.vicsekCapAbove;
 }
