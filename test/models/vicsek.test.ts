@@ -18,6 +18,7 @@ import { CpuBackend } from '../../src/backends/cpu/backend.ts';
 import type { Backend } from '../../src/backends/types.ts';
 import { WasmKernel } from '../../src/backends/wasm/kernel.ts';
 import { loadWasmModule } from '../../src/backends/wasm/loader.ts';
+import { computeMetrics } from '../../src/metrics/metrics.ts';
 import type { ParamsOverride } from '../../src/params/schema.ts';
 import { ParamError, resolveParams } from '../../src/params/validate.ts';
 import { capAbove, capBelow, capSample, counterU32, unitFloat } from '../../src/random/counter.ts';
@@ -164,4 +165,11 @@ test('the vicsek model refuses predators, obstacles, the laser and targets, nami
   assert.throws(() => resolveParams({ vicsek: { noise: 7 } }), /vicsek\.noise/);
   assert.throws(() => resolveParams({ vicsek: { noiseKind: 'gaussian' as 'angular' } }), /vicsek\.noiseKind/);
   assert.doesNotThrow(() => resolveParams({ model: 'vicsek', world: { boundary: 'bounce' } }));
+});
+
+test('vicsek: the metrics count neighbours and link clusters within vicsek.radius', () => {
+  // 0 and 1 are 0.5 apart, 2 is 4.2 from them: within r = 1 one pair (within alignment.radius 5, all)
+  const m = computeMetrics(makeState(THREE, 2), params({}, { alignment: { radius: 5 } }));
+  assert.equal(m.meanNeighbours, 2 / 3);
+  assert.equal(m.clusters, 2);
 });
