@@ -11,8 +11,3 @@ export function setNoiseStep(c: RuleConstants, step: number): void {
   c.noiseKey[1] = step >>> 0;
   c.noiseKey[2] = Math.floor(step / 2 ** 32) >>> 0;
 }
-
-/** The step `setNoiseStep` last wrote. */
-export function noiseStep(c: RuleConstants): number {
-  return c.noiseKey[1] + c.noiseKey[2] * 2 ** 32;
-}
