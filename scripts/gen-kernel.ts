@@ -90,7 +90,7 @@ function tsType(k: KernelConstant): string {
 }
 
 function deriveExpr(k: KernelConstant): string {
-  if (k.kind === 'enum') {
+  if (k.kind === 'enum' && !k.derive) {
     const path = k.field as string;
     return `${codeMapName(path)}[p.${path}]`;
   }
@@ -104,6 +104,8 @@ export function renderConstants(): string {
     HEADER,
     "import type { Params } from '../params/schema.ts';",
     'import {',
+    '  capAbove,',
+    '  capBelow,',
     '  float32AtMost,',
     '  fovCosine,',
     '  obstacleQuads,',
@@ -343,7 +345,7 @@ export function renderGpuDerived(): string {
   const out = [
     HEADER,
     "import type { Params } from '../../params/schema.ts';",
-    "import { f32sq, fovCosine } from '../../rules/derive-helpers.ts';",
+    "import { capAbove, capBelow, f32sq, fovCosine } from '../../rules/derive-helpers.ts';",
     '',
     '/**',
     ' * Derived members appended to the WGSL `Params` block (the shader reads them, never recomputes);',

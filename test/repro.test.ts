@@ -67,7 +67,12 @@ describe('kernel choice, once per flock', () => {
 
   test('auto picks wasm for every preset and for every parameter at once', async () => {
     for (const preset of Object.keys(presets) as PresetName[]) {
-      const f = await createFlock({ preset, prey: 200, predators: 2, seed: 3 });
+      const f = await createFlock({
+        preset,
+        prey: 200,
+        predators: presets[preset].params.model === 'vicsek' ? 0 : 2,
+        seed: 3,
+      });
       try {
         assert.equal(f.info().kernel, 'wasm', preset);
         assert.match(f.info().kernelReason, /auto chose wasm/, preset);

@@ -59,6 +59,7 @@ import {
   SEP_NORM,
   SEP_SUM,
   SPEED_RAMP,
+  VICSEK,
 } from './slots';
 import {
   clampSpeedR,
@@ -79,6 +80,7 @@ import {
   takeP,
   truncateR,
 } from './steer';
+import { vicsekFinish } from './vicsek';
 
 // The neighbour sums of the agent being finished (f64): x, y, z and count per rule, at the
 // offsets SUM_SEP .. SUM_FLEE (generated from the reference's, src/rules/scratch.ts).
@@ -117,6 +119,22 @@ export function finish(
   speedI: f64,
   killedIn: bool,
 ): void {
+  if (gi(I_FLAGS) & VICSEK) {
+    vicsekFinish(
+      i,
+      xi,
+      yi,
+      zi,
+      uxi,
+      uyi,
+      uzi,
+      sum(SUM_ALI),
+      sum(SUM_ALI + 1),
+      sum(SUM_ALI + 2),
+      sum(SUM_ALI + 3),
+    );
+    return;
+  }
   const dims2 = gi(I_DIMS2) !== 0;
   let maxSpeed: f64;
   let minSpeed: f64;

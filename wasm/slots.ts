@@ -4,7 +4,7 @@
 // flag bits (the host side: src/backends/wasm/layout.generated.ts).
 
 /** Layout version: a hash of this layout (the host checks it). */
-export const LAYOUT_VERSION: i32 = 695925596;
+export const LAYOUT_VERSION: i32 = 1582783783;
 
 // I block (i32 slots)
 export const I_PX: i32 = 0; // src px py pz vx vy vz id kind; 8 slots
@@ -35,6 +35,7 @@ export const I_RANK: i32 = 45; // Morton order: the grid’s u32 rank table (lin
 export const I_OBSTACLES: i32 = 46; // The obstacles: f64 x, y, z, r each (the host writes them).
 export const I_N_OBSTACLES: i32 = 47;
 export const I_COLLISION: i32 = 48; // stay 0, retreat 1
+export const I_NOISE_KEY: i32 = 49; // the noise stream’s seed and step (low, high word): u32s; 3 slots
 export const I_SLOTS: i32 = 64;
 
 // F block (f64 slots)
@@ -71,6 +72,10 @@ export const F_LASER_STRENGTH: i32 = 39;
 export const F_LASER_KILL2: i32 = 40;
 export const F_DRAG: i32 = 41; // Linear drag per second (0: none).
 export const F_TARGET: i32 = 42; // prey target x y z strength radius, then the predators’; 10 slots
+export const F_VICSEK_SPEED: i32 = 52;
+export const F_VICSEK_NOISE: i32 = 53;
+export const F_VICSEK_CAP_BELOW: i32 = 54;
+export const F_VICSEK_CAP_ABOVE: i32 = 55;
 export const F_SLOTS: i32 = 64;
 
 // flag bits
@@ -91,3 +96,6 @@ export const LASER: i32 = 8192; // Prey are repelled from the laser line, predat
 export const EXCLUSIVE_ZONES: i32 = 16384; // steering.zones "exclusive" (Couzin’s zones).
 export const PREY_TARGET: i32 = 32768; // Prey steer towards their target (F_TARGET).
 export const PRED_TARGET: i32 = 65536; // Predators steer towards theirs (F_TARGET + 5).
+export const VICSEK: i32 = 131072; // The Vicsek model: the finish takes vicsekFinish (wasm/vicsek.ts).
+export const VICSEK_SELF: i32 = 262144; // Vicsek: the own heading is in the mean.
+export const VICSEK_VECTORIAL: i32 = 524288; // Vicsek: vectorial noise.

@@ -17,7 +17,7 @@ export interface Metrics {
   /** Mean and smallest distance from each prey to its nearest prey (0 with fewer than 2). */
   nnMean: number;
   nnMin: number;
-  /** Mean number of other prey within the alignment radius. */
+  /** Mean number of other prey within the alignment radius (vicsek.radius in the Vicsek model). */
   meanNeighbours: number;
   /** Connected groups of prey linked at the alignment radius. */
   clusters: number;
@@ -178,7 +178,7 @@ class PreyGrid {
   ) {
     this.L = [p.world.x, p.world.y, p.world.z];
     this.wrap = p.world.boundary === 'wrap';
-    const link = p.alignment.radius;
+    const link = p.model === 'vicsek' ? p.vicsek.radius : p.alignment.radius; // (Vicsek: its r)
     this.link2 = link * link;
     this.kz = p.dimensions === 2 ? 0 : 1;
     const grid = this.grid;

@@ -9,6 +9,12 @@ import type { Sphere } from './spec.ts';
  */
 export interface Params {
   /**
+   * reynolds: the rules below (separation, alignment, cohesion, steering, motion); vicsek: Vicsek et al. 1995, constant speed, the mean heading of the neighbours plus noise (the vicsek group; docs/model.md).
+   *
+   * One of "reynolds", "vicsek"; default `"reynolds"`.
+   */
+  model: "reynolds" | "vicsek";
+  /**
    * Number of prey agents.
    *
    * A whole number from 0 to 16777216; default `2000`.
@@ -300,6 +306,39 @@ export interface Params {
      */
     weight: number;
   };
+  /** The vicsek group: speed, radius, noise, noiseKind, includeSelf. */
+  vicsek: {
+    /**
+     * v₀: every agent’s speed (world units per second; the paper’s 0.03 per step with dt = 1).
+     *
+     * A number from 0 to 1000000; default `0.5`.
+     */
+    speed: number;
+    /**
+     * r: the agent follows the mean heading of the neighbours closer than this.
+     *
+     * A number from 0 to 1000000; default `1`.
+     */
+    radius: number;
+    /**
+     * η in radians, 0 to 2π: angular, a rotation uniform in [−η/2, η/2] (2D) or a point uniform on the cap of half-angle η/2 (3D); vectorial, η·n·ξ added to the sum of n headings (ξ a random unit vector).
+     *
+     * A number from 0 to 6.283185307179586; default `0.5`.
+     */
+    noise: number;
+    /**
+     * angular: the paper’s (intrinsic) noise on the mean heading; vectorial: Grégoire & Chaté 2004’s (extrinsic) noise added to the sum of headings.
+     *
+     * One of "angular", "vectorial"; default `"angular"`.
+     */
+    noiseKind: "angular" | "vectorial";
+    /**
+     * The agent’s own heading is in its mean (as in the paper).
+     *
+     * True or false; default `true`.
+     */
+    includeSelf: boolean;
+  };
   /** The preyTarget group: enabled, x, y, z, strength, radius. */
   preyTarget: {
     /**
@@ -488,6 +527,12 @@ export interface Params {
 /** A partial parameter set: any subset of the fields of {@link Params}, nested by group. */
 export interface ParamsOverride {
   /**
+   * reynolds: the rules below (separation, alignment, cohesion, steering, motion); vicsek: Vicsek et al. 1995, constant speed, the mean heading of the neighbours plus noise (the vicsek group; docs/model.md).
+   *
+   * One of "reynolds", "vicsek"; default `"reynolds"`.
+   */
+  model?: "reynolds" | "vicsek";
+  /**
    * Number of prey agents.
    *
    * A whole number from 0 to 16777216; default `2000`.
@@ -537,6 +582,8 @@ export interface ParamsOverride {
   predator?: Partial<Params['predator']>;
   /** The flee group: any of radius, weight. */
   flee?: Partial<Params['flee']>;
+  /** The vicsek group: any of speed, radius, noise, noiseKind, includeSelf. */
+  vicsek?: Partial<Params['vicsek']>;
   /** The preyTarget group: any of enabled, x, y, z, strength, radius. */
   preyTarget?: Partial<Params['preyTarget']>;
   /** The predatorTarget group: any of enabled, x, y, z, strength, radius. */

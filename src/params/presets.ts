@@ -29,7 +29,8 @@ export type PresetName =
   | 'fish'
   | 'massive'
   | 'lindqvist'
-  | 'murmuration';
+  | 'murmuration'
+  | 'vicsek';
 
 /** The built-in presets: overrides on top of the schema defaults. */
 export const presets: Readonly<Record<PresetName, Preset>> = {
@@ -220,6 +221,23 @@ export const presets: Readonly<Record<PresetName, Preset>> = {
       alignment: { radius: 12, weight: 2, falloff: 'none', normalize: true },
       cohesion: { radius: 14, weight: 0.6, falloff: 'none', normalize: true },
       motion: { maxAccel: 30, minSpeed: 8, maxSpeed: 14, fov: 270 },
+    },
+  },
+  // Vicsek et al. 1995 (docs/model.md "The Vicsek model"): the paper's density ρ = N/L² = 4,
+  // r = 1, v₀ = 0.03 per step (dt = 1), periodic square; η = 2 is in the ordered phase at this
+  // density (⟨φ⟩ ≈ 0.8; the transition is near η ≈ 3.5–4, test/models/vicsek-transition.test.ts)
+  vicsek: {
+    name: 'vicsek',
+    source: 'Vicsek et al. 1995, Phys. Rev. Lett. 75, 1226, exactly',
+    summary:
+      'The Vicsek model: constant speed 0.03 per step, each agent takes the mean heading of its neighbours within r = 1 (itself included) turned by noise uniform in [−η/2, η/2], η = 2; density 4 in a periodic square, 2D',
+    params: {
+      model: 'vicsek',
+      prey: 4000,
+      dimensions: 2,
+      dt: 1,
+      world: { x: Math.sqrt(1000), y: Math.sqrt(1000), z: 1, boundary: 'wrap' },
+      vicsek: { speed: 0.03, radius: 1, noise: 2, noiseKind: 'angular', includeSelf: true },
     },
   },
 };

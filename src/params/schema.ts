@@ -58,6 +58,12 @@ function targetGroup(
  * z is the vertical axis (2D mode moves agents in the z = world.z / 2 plane).
  */
 export const schema = {
+  model: oneOf({
+    options: ['reynolds', 'vicsek'],
+    default: 'reynolds',
+    doc: 'reynolds: the rules below (separation, alignment, cohesion, steering, motion); vicsek: Vicsek et al. 1995, constant speed, the mean heading of the neighbours plus noise (the vicsek group; docs/model.md)',
+    added: '1.1',
+  }),
   prey: int({ default: 2000, min: 0, max: 1 << 24, doc: 'Number of prey agents', structural: true }),
   predators: int({ default: 0, min: 0, max: 4096, doc: 'Number of predator agents', structural: true }),
   dimensions: int({
@@ -235,6 +241,44 @@ export const schema = {
   flee: {
     radius: num({ default: 8, min: 0, max: BIG, doc: 'Prey flee from predators within this radius' }),
     weight: num({ default: 3, min: 0, max: BIG, doc: 'Weight of fleeing' }),
+  },
+  // Vicsek et al. 1995 (docs/model.md "The Vicsek model"): read only where model is 'vicsek'
+  vicsek: {
+    speed: num({
+      default: 0.5,
+      min: 0,
+      max: BIG,
+      step: 0.01,
+      doc: 'v₀: every agent’s speed (world units per second; the paper’s 0.03 per step with dt = 1)',
+      added: '1.1',
+    }),
+    radius: num({
+      default: 1,
+      min: 0,
+      max: BIG,
+      step: 0.1,
+      doc: 'r: the agent follows the mean heading of the neighbours closer than this',
+      added: '1.1',
+    }),
+    noise: num({
+      default: 0.5,
+      min: 0,
+      max: 2 * Math.PI,
+      step: 0.01,
+      doc: 'η in radians, 0 to 2π: angular, a rotation uniform in [−η/2, η/2] (2D) or a point uniform on the cap of half-angle η/2 (3D); vectorial, η·n·ξ added to the sum of n headings (ξ a random unit vector)',
+      added: '1.1',
+    }),
+    noiseKind: oneOf({
+      options: ['angular', 'vectorial'],
+      default: 'angular',
+      doc: 'angular: the paper’s (intrinsic) noise on the mean heading; vectorial: Grégoire & Chaté 2004’s (extrinsic) noise added to the sum of headings',
+      added: '1.1',
+    }),
+    includeSelf: bool({
+      default: true,
+      doc: 'The agent’s own heading is in its mean (as in the paper)',
+      added: '1.1',
+    }),
   },
   preyTarget: targetGroup('prey', 'motion.maxSpeed', 'steering.maxForce', 1, 10),
   // a predator adds the target to its chase of the prey it sees: 3 lets the target lead

@@ -1,6 +1,7 @@
 import type { Params, ParamsOverride } from './schema.ts';
 import { schema } from './schema.ts';
 import { isLeaf, type LeafSpec, type Sphere } from './spec.ts';
+import { vicsekChecks } from './vicsek-checks.ts';
 import { type FieldEntry, fieldByPath, fields, getPath, setPath } from './walk.ts';
 
 /**
@@ -262,6 +263,7 @@ export function targetChecks(p: Params, issues: ParamIssue[]): void {
 /** Checks that involve more than one field. */
 function crossChecks(p: Params, issues: ParamIssue[]): void {
   obstacleRadiusChecks(p, issues);
+  vicsekChecks(p, issues);
   targetChecks(p, issues);
   if (p.motion.minSpeed > p.motion.maxSpeed)
     issues.push({

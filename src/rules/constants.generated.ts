@@ -2,6 +2,8 @@
 
 import type { Params } from '../params/schema.ts';
 import {
+  capAbove,
+  capBelow,
   float32AtMost,
   fovCosine,
   obstacleQuads,
@@ -85,13 +87,17 @@ export interface RuleConstants {
   readonly boundary: 0 | 1 | 2 | 3 | 4;
   /** Per axis: the largest float32 value not above the world size (where a wall position is stored). */
   readonly wall: readonly [number, number, number];
+  /** Vicsek: 0 (the model has no separation). */
   readonly sepR2: number;
+  /** Vicsek: r² (the alignment sum is the sum of the neighbours’ velocities within r). */
   readonly aliR2: number;
+  /** Vicsek: 0 (no cohesion). */
   readonly cohR2: number;
   readonly sepW: number;
   readonly aliW: number;
   readonly cohW: number;
   readonly sepFall: 0 | 1 | 2;
+  /** Vicsek: none (every neighbour’s velocity counts once). */
   readonly aliFall: 0 | 1 | 2;
   readonly cohFall: 0 | 1 | 2;
   readonly sepNorm: boolean;
@@ -108,7 +114,7 @@ export interface RuleConstants {
   readonly maxAccel: number;
   readonly minSpeed: number;
   readonly maxSpeed: number;
-  /** cos(fov / 2); -1 or less means no blind cone. */
+  /** cos(fov / 2); -1 or less means no blind cone (Vicsek: none). */
   readonly fovCos: number;
   readonly predSpeed: number;
   readonly predAccel: number;
@@ -157,8 +163,24 @@ export interface RuleConstants {
   readonly predTarget: boolean;
   /** The prey target, then the predator target: x, y, z, strength, radius each (the point moves in place: retarget). */
   readonly targets: Float64Array;
-  /** Obstacles, the laser, a prey target or any of the forms above not the default: prey take the general update (updateAgent; the wasm finish()), not the plain prey update. */
+  /** Obstacles, the laser, a prey target, the Vicsek model or any of the forms above not the default: prey take the general update (updateAgent; the wasm finish()), not the plain prey update. */
   readonly generalFinish: boolean;
+  /** model "vicsek": every agent takes the Vicsek update instead of the rules. */
+  readonly vicsek: boolean;
+  /** v₀. */
+  readonly vicsekSpeed: number;
+  /** η, radians. */
+  readonly vicsekNoise: number;
+  /** Vectorial (extrinsic) noise, Grégoire & Chaté 2004, instead of angular. */
+  readonly vicsekVectorial: boolean;
+  /** The own heading is in the mean. */
+  readonly vicsekSelf: boolean;
+  /** The 3D angular noise’s cap: 1 − cos(η/2) (src/random/counter.ts capBelow; the host’s float64 for every kernel). */
+  readonly vicsekCapBelow: number;
+  /** 1 + cos(η/2) (capAbove). */
+  readonly vicsekCapAbove: number;
+  /** seed, then the step being computed (completed steps before it) as low and high 32-bit words: set by setNoiseStep before each step. */
+  readonly noiseKey: Float64Array;
 }
 
 /** Derive the kernel constants. `predatorsPresent` widens the prey reach to flee and kill radii. */
@@ -169,14 +191,14 @@ export function deriveConstants(p: Params, predatorsPresent: boolean): RuleConst
     size: [p.world.x, p.world.y, p.world.z],
     boundary: WORLD_BOUNDARY_CODE[p.world.boundary],
     wall: [float32AtMost(p.world.x), float32AtMost(p.world.y), float32AtMost(p.world.z)],
-    sepR2: sq(p.separation.radius),
-    aliR2: sq(p.alignment.radius),
-    cohR2: sq(p.cohesion.radius),
+    sepR2: sq(p.model === 'vicsek' ? 0 : p.separation.radius),
+    aliR2: sq(p.model === 'vicsek' ? p.vicsek.radius : p.alignment.radius),
+    cohR2: sq(p.model === 'vicsek' ? 0 : p.cohesion.radius),
     sepW: p.separation.weight,
     aliW: p.alignment.weight,
     cohW: p.cohesion.weight,
     sepFall: SEPARATION_FALLOFF_CODE[p.separation.falloff],
-    aliFall: ALIGNMENT_FALLOFF_CODE[p.alignment.falloff],
+    aliFall: p.model === 'vicsek' ? ALIGNMENT_FALLOFF_NONE : ALIGNMENT_FALLOFF_CODE[p.alignment.falloff],
     cohFall: COHESION_FALLOFF_CODE[p.cohesion.falloff],
     sepNorm: p.separation.normalize,
     aliNorm: p.alignment.normalize,
@@ -190,7 +212,7 @@ export function deriveConstants(p: Params, predatorsPresent: boolean): RuleConst
     maxAccel: p.motion.maxAccel,
     minSpeed: p.motion.minSpeed,
     maxSpeed: p.motion.maxSpeed,
-    fovCos: fovCosine(p.motion.fov),
+    fovCos: fovCosine(p.model === 'vicsek' ? 360 : p.motion.fov),
     predSpeed: p.predator.speed,
     predAccel: p.predator.accel,
     predVisionR2: sq(p.predator.vision),
@@ -222,6 +244,14 @@ export function deriveConstants(p: Params, predatorsPresent: boolean): RuleConst
     preyTarget: p.preyTarget.enabled,
     predTarget: p.predatorTarget.enabled,
     targets: targetList(p),
-    generalFinish: p.obstacles.length > 0 || p.laser.enabled || p.preyTarget.enabled || p.separation.reduce === 'sum' || !p.steering.limitEach || p.steering.desiredLength === 'unit' || p.motion.integration !== 'acceleration' || p.motion.speedLimit === 'ramp' || p.motion.drag > 0,
+    generalFinish: p.model === 'vicsek' || p.obstacles.length > 0 || p.laser.enabled || p.preyTarget.enabled || p.separation.reduce === 'sum' || !p.steering.limitEach || p.steering.desiredLength === 'unit' || p.motion.integration !== 'acceleration' || p.motion.speedLimit === 'ramp' || p.motion.drag > 0,
+    vicsek: p.model === 'vicsek',
+    vicsekSpeed: p.vicsek.speed,
+    vicsekNoise: p.vicsek.noise,
+    vicsekVectorial: p.vicsek.noiseKind === 'vectorial',
+    vicsekSelf: p.vicsek.includeSelf,
+    vicsekCapBelow: capBelow(p.vicsek.noise),
+    vicsekCapAbove: capAbove(p.vicsek.noise),
+    noiseKey: Float64Array.of(p.seed, 0, 0),
   };
 }

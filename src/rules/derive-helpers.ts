@@ -4,6 +4,9 @@
  */
 import type { Params } from '../params/schema.ts';
 
+/** The angular noise's cap in 3D (the kernel table derives vicsekCapBelow/Above with them). */
+export { capAbove, capBelow } from '../random/counter.ts';
+
 /** Falloff code: 0 none, 1 for 1/d, 2 for 1/d² (the schema's option index). */
 export type FalloffCode = 0 | 1 | 2;
 
@@ -48,6 +51,7 @@ export function obstacleQuads(p: Params): Float64Array {
 
 /** The largest flocking radius (separation, alignment, cohesion) of a parameter set. */
 export function flockRadius(p: Params): number {
+  if (p.model === 'vicsek') return p.vicsek.radius;
   return Math.max(p.separation.radius, p.alignment.radius, p.cohesion.radius);
 }
 

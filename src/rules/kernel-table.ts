@@ -20,7 +20,7 @@ export interface KernelConstant {
   readonly name: string;
   readonly kind: KernelKind;
   readonly doc?: string;
-  /** TypeScript expression; for `enum` omitted (the code is the option index of `field`). */
+  /** TypeScript expression; for `enum` usually omitted (the code is the option index of `field`). */
   readonly derive?: string;
   /** `enum`: the schema field (dotted path) whose option index is the code, on CPU and GPU alike. */
   readonly field?: string;
@@ -43,14 +43,38 @@ export const kernelConstants: readonly KernelConstant[] = [
     doc: 'Per axis: the largest float32 value not above the world size (where a wall position is stored).',
     derive: '[float32AtMost(p.world.x), float32AtMost(p.world.y), float32AtMost(p.world.z)]',
   },
-  { name: 'sepR2', kind: 'f64', derive: 'sq(p.separation.radius)', gpu: 'f32sq(p.separation.radius)' },
-  { name: 'aliR2', kind: 'f64', derive: 'sq(p.alignment.radius)', gpu: 'f32sq(p.alignment.radius)' },
-  { name: 'cohR2', kind: 'f64', derive: 'sq(p.cohesion.radius)', gpu: 'f32sq(p.cohesion.radius)' },
+  {
+    name: 'sepR2',
+    kind: 'f64',
+    doc: 'Vicsek: 0 (the model has no separation).',
+    derive: "sq(p.model === 'vicsek' ? 0 : p.separation.radius)",
+    gpu: "f32sq(p.model === 'vicsek' ? 0 : p.separation.radius)",
+  },
+  {
+    name: 'aliR2',
+    kind: 'f64',
+    doc: 'Vicsek: r² (the alignment sum is the sum of the neighbours’ velocities within r).',
+    derive: "sq(p.model === 'vicsek' ? p.vicsek.radius : p.alignment.radius)",
+    gpu: "f32sq(p.model === 'vicsek' ? p.vicsek.radius : p.alignment.radius)",
+  },
+  {
+    name: 'cohR2',
+    kind: 'f64',
+    doc: 'Vicsek: 0 (no cohesion).',
+    derive: "sq(p.model === 'vicsek' ? 0 : p.cohesion.radius)",
+    gpu: "f32sq(p.model === 'vicsek' ? 0 : p.cohesion.radius)",
+  },
   { name: 'sepW', kind: 'f64', derive: 'p.separation.weight' },
   { name: 'aliW', kind: 'f64', derive: 'p.alignment.weight' },
   { name: 'cohW', kind: 'f64', derive: 'p.cohesion.weight' },
   { name: 'sepFall', kind: 'enum', field: 'separation.falloff' },
-  { name: 'aliFall', kind: 'enum', field: 'alignment.falloff' },
+  {
+    name: 'aliFall',
+    kind: 'enum',
+    field: 'alignment.falloff',
+    doc: 'Vicsek: none (every neighbour’s velocity counts once).',
+    derive: "p.model === 'vicsek' ? ALIGNMENT_FALLOFF_NONE : ALIGNMENT_FALLOFF_CODE[p.alignment.falloff]",
+  },
   { name: 'cohFall', kind: 'enum', field: 'cohesion.falloff' },
   { name: 'sepNorm', kind: 'bool', derive: 'p.separation.normalize' },
   { name: 'aliNorm', kind: 'bool', derive: 'p.alignment.normalize' },
@@ -77,9 +101,9 @@ export const kernelConstants: readonly KernelConstant[] = [
   {
     name: 'fovCos',
     kind: 'f64',
-    doc: 'cos(fov / 2); -1 or less means no blind cone.',
-    derive: 'fovCosine(p.motion.fov)',
-    gpu: 'fovCosine(p.motion.fov)',
+    doc: 'cos(fov / 2); -1 or less means no blind cone (Vicsek: none).',
+    derive: "fovCosine(p.model === 'vicsek' ? 360 : p.motion.fov)",
+    gpu: "fovCosine(p.model === 'vicsek' ? 360 : p.motion.fov)",
   },
   { name: 'predSpeed', kind: 'f64', derive: 'p.predator.speed' },
   { name: 'predAccel', kind: 'f64', derive: 'p.predator.accel' },
@@ -200,9 +224,53 @@ export const kernelConstants: readonly KernelConstant[] = [
   {
     name: 'generalFinish',
     kind: 'bool',
-    doc: 'Obstacles, the laser, a prey target or any of the forms above not the default: prey take the general update (updateAgent; the wasm finish()), not the plain prey update.',
+    doc: 'Obstacles, the laser, a prey target, the Vicsek model or any of the forms above not the default: prey take the general update (updateAgent; the wasm finish()), not the plain prey update.',
     derive:
-      "p.obstacles.length > 0 || p.laser.enabled || p.preyTarget.enabled || p.separation.reduce === 'sum' || !p.steering.limitEach || p.steering.desiredLength === 'unit' || p.motion.integration !== 'acceleration' || p.motion.speedLimit === 'ramp' || p.motion.drag > 0",
+      "p.model === 'vicsek' || p.obstacles.length > 0 || p.laser.enabled || p.preyTarget.enabled || p.separation.reduce === 'sum' || !p.steering.limitEach || p.steering.desiredLength === 'unit' || p.motion.integration !== 'acceleration' || p.motion.speedLimit === 'ramp' || p.motion.drag > 0",
+  },
+  // The Vicsek model (docs/model.md "The Vicsek model"): src/backends/cpu/vicsek-update.ts,
+  // wasm/vicsek.ts, src/backends/webgpu/vicsek.wgsl.
+  {
+    name: 'vicsek',
+    kind: 'bool',
+    doc: 'model "vicsek": every agent takes the Vicsek update instead of the rules.',
+    derive: "p.model === 'vicsek'",
+  },
+  { name: 'vicsekSpeed', kind: 'f64', doc: 'v₀.', derive: 'p.vicsek.speed' },
+  { name: 'vicsekNoise', kind: 'f64', doc: 'η, radians.', derive: 'p.vicsek.noise' },
+  {
+    name: 'vicsekVectorial',
+    kind: 'bool',
+    doc: 'Vectorial (extrinsic) noise, Grégoire & Chaté 2004, instead of angular.',
+    derive: "p.vicsek.noiseKind === 'vectorial'",
+  },
+  {
+    name: 'vicsekSelf',
+    kind: 'bool',
+    doc: 'The own heading is in the mean.',
+    derive: 'p.vicsek.includeSelf',
+  },
+  {
+    name: 'vicsekCapBelow',
+    kind: 'f64',
+    doc: 'The 3D angular noise’s cap: 1 − cos(η/2) (src/random/counter.ts capBelow; the host’s float64 for every kernel).',
+    derive: 'capBelow(p.vicsek.noise)',
+    gpu: 'capBelow(p.vicsek.noise)',
+  },
+  {
+    name: 'vicsekCapAbove',
+    kind: 'f64',
+    doc: '1 + cos(η/2) (capAbove).',
+    derive: 'capAbove(p.vicsek.noise)',
+    gpu: 'capAbove(p.vicsek.noise)',
+  },
+  // The counter-based noise stream's key (src/random/counter.ts): the seed here, the step
+  // written by the host before each step (src/rules/noise-key.ts; its twins read it as slots).
+  {
+    name: 'noiseKey',
+    kind: 'list',
+    doc: 'seed, then the step being computed (completed steps before it) as low and high 32-bit words: set by setNoiseStep before each step.',
+    derive: 'Float64Array.of(p.seed, 0, 0)',
   },
 ];
 
@@ -261,6 +329,12 @@ export const wasmISlots: readonly WasmSlot[] = [
   { name: 'obstacles', doc: 'The obstacles: f64 x, y, z, r each (the host writes them).' },
   { name: 'nObstacles', write: 'c.nObstacles' },
   { name: 'collision', doc: 'stay 0, retreat 1', write: 'c.collision' },
+  {
+    name: 'noiseKey',
+    count: 3,
+    doc: 'the noise stream’s seed and step (low, high word): u32s',
+    write: ['c.noiseKey[0]', 'c.noiseKey[1]', 'c.noiseKey[2]'],
+  },
 ];
 
 /** The F block (f64 slots). */
@@ -308,6 +382,10 @@ export const wasmFSlots: readonly WasmSlot[] = [
     doc: 'prey target x y z strength radius, then the predators’',
     write: Array.from({ length: 10 }, (_, k) => `c.targets[${k}]`),
   },
+  { name: 'vicsekSpeed', write: 'c.vicsekSpeed' },
+  { name: 'vicsekNoise', write: 'c.vicsekNoise' },
+  { name: 'vicsekCapBelow', write: 'c.vicsekCapBelow' },
+  { name: 'vicsekCapAbove', write: 'c.vicsekCapAbove' },
 ];
 
 /** Slots reserved per block (the host lays its arrays out after them). */
@@ -341,4 +419,11 @@ export const wasmFlags: readonly { readonly name: string; readonly from: string;
   { name: 'exclusiveZones', from: 'c.exclusiveZones', doc: 'steering.zones "exclusive" (Couzin’s zones).' },
   { name: 'preyTarget', from: 'c.preyTarget', doc: 'Prey steer towards their target (F_TARGET).' },
   { name: 'predTarget', from: 'c.predTarget', doc: 'Predators steer towards theirs (F_TARGET + 5).' },
+  {
+    name: 'vicsek',
+    from: 'c.vicsek',
+    doc: 'The Vicsek model: the finish takes vicsekFinish (wasm/vicsek.ts).',
+  },
+  { name: 'vicsekSelf', from: 'c.vicsekSelf', doc: 'Vicsek: the own heading is in the mean.' },
+  { name: 'vicsekVectorial', from: 'c.vicsekVectorial', doc: 'Vicsek: vectorial noise.' },
 ];

@@ -36,8 +36,14 @@ export function seedAgents(state: FlockState, p: Params): void {
     const phi = rng.next() * 2 * Math.PI;
     const cz = flat ? 0 : rng.range(-1, 1);
     const sz = Math.sqrt(1 - cz * cz);
-    const lo = predator ? Math.min(p.motion.minSpeed, p.predator.speed) : p.motion.minSpeed;
-    const hi = predator ? p.predator.speed : p.motion.maxSpeed;
+    // (the Vicsek model starts every agent at its speed v₀, as the paper does)
+    const vicsek = p.model === 'vicsek';
+    const lo = vicsek
+      ? p.vicsek.speed
+      : predator
+        ? Math.min(p.motion.minSpeed, p.predator.speed)
+        : p.motion.minSpeed;
+    const hi = vicsek ? p.vicsek.speed : predator ? p.predator.speed : p.motion.maxSpeed;
     const speed = lo + (hi - lo) * rng.next();
     h.px[i] = x;
     h.py[i] = y;

@@ -38,6 +38,7 @@ import {
 } from '../../rules/steer.ts';
 import { PREDATOR_TARGET, PREY_TARGET, seekTargetAt } from '../../rules/target.ts';
 import { type Half, PREY } from '../../state/layout.ts';
+import { vicsekUpdate } from './vicsek-update.ts';
 
 const PRIORITY = [AVOID, REPEL, FLEE, SEP, ALI, COH];
 /** With a prey target: it takes what the other rules leave of the budget. */
@@ -64,6 +65,10 @@ export function updateAgent(
   dst: Half,
   killed: boolean,
 ): void {
+  if (c.vicsek) {
+    vicsekUpdate(c, s, sums, o, i, src, dst);
+    return;
+  }
   const uxi = src.vx[i];
   const uyi = src.vy[i];
   const uzi = src.vz[i];

@@ -1,4 +1,5 @@
 import type { Params } from '../../params/schema.ts';
+import { setNoiseStep } from '../../rules/noise-key.ts';
 import type { KeySink } from '../../spatial/grid.ts';
 import type { FlockState } from '../../state/layout.ts';
 import type { BackendInfo, StepTiming, SyncBackend } from '../types.ts';
@@ -90,6 +91,7 @@ export class CpuBackend implements SyncBackend {
       // (the scatter is done with the cursors: the kernel overwrites them with the next step's
       // cell counts)
       const sink = !last && this.wasm ? this.sink : null;
+      setNoiseStep(step.c, state.stepCount); // the noise of the step being computed
       keysReady = step.run(state.front, state.back, inGrid, 0, inGrid, sink, true);
       kept = keysReady;
       state.current = (state.current ^ 1) as 0 | 1;

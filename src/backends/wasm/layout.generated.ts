@@ -4,7 +4,7 @@ import type { RuleConstants } from '../../rules/constants.ts';
 import { WORLD_BOUNDARY_PUSH, WORLD_BOUNDARY_TELEPORT, WORLD_BOUNDARY_WRAP } from '../../rules/constants.generated.ts';
 
 /** Hash of the slot layout below; the kernel binary reports the same (wasm/slots.ts) or is stale. */
-export const LAYOUT_VERSION = 695925596;
+export const LAYOUT_VERSION = 1582783783;
 
 /** Slot numbers of the WebAssembly kernel’s I (i32) block. */
 export const I = {
@@ -36,6 +36,7 @@ export const I = {
   obstacles: 46, // The obstacles: f64 x, y, z, r each (the host writes them).
   nObstacles: 47,
   collision: 48, // stay 0, retreat 1
+  noiseKey: 49, // the noise stream’s seed and step (low, high word): u32s; 3 slots
 } as const;
 export const I_SLOTS = 64;
 
@@ -74,6 +75,10 @@ export const F = {
   laserKill2: 40,
   drag: 41, // Linear drag per second (0: none).
   target: 42, // prey target x y z strength radius, then the predators’; 10 slots
+  vicsekSpeed: 52,
+  vicsekNoise: 53,
+  vicsekCapBelow: 54,
+  vicsekCapAbove: 55,
 } as const;
 export const F_SLOTS = 64;
 
@@ -96,6 +101,9 @@ export const FLAG = {
   exclusiveZones: 16384, // steering.zones "exclusive" (Couzin’s zones).
   preyTarget: 32768, // Prey steer towards their target (F_TARGET).
   predTarget: 65536, // Predators steer towards theirs (F_TARGET + 5).
+  vicsek: 131072, // The Vicsek model: the finish takes vicsekFinish (wasm/vicsek.ts).
+  vicsekSelf: 262144, // Vicsek: the own heading is in the mean.
+  vicsekVectorial: 524288, // Vicsek: vectorial noise.
 } as const;
 
 /** Write every slot the table derives from the rule constants (the rest are pointers and grid values). */
@@ -123,10 +131,16 @@ export function writeConstantSlots(c: RuleConstants, i32: Int32Array, f64: Float
     (c.laser ? FLAG.laser : 0) |
     (c.exclusiveZones ? FLAG.exclusiveZones : 0) |
     (c.preyTarget ? FLAG.preyTarget : 0) |
-    (c.predTarget ? FLAG.predTarget : 0);
+    (c.predTarget ? FLAG.predTarget : 0) |
+    (c.vicsek ? FLAG.vicsek : 0) |
+    (c.vicsekSelf ? FLAG.vicsekSelf : 0) |
+    (c.vicsekVectorial ? FLAG.vicsekVectorial : 0);
   i32[I.integration] = c.integration;
   i32[I.nObstacles] = c.nObstacles;
   i32[I.collision] = c.collision;
+  i32[I.noiseKey] = c.noiseKey[0];
+  i32[I.noiseKey + 1] = c.noiseKey[1];
+  i32[I.noiseKey + 2] = c.noiseKey[2];
   f64[F.size] = c.size[0];
   f64[F.size + 1] = c.size[1];
   f64[F.size + 2] = c.size[2];
@@ -176,4 +190,8 @@ export function writeConstantSlots(c: RuleConstants, i32: Int32Array, f64: Float
   f64[F.target + 7] = c.targets[7];
   f64[F.target + 8] = c.targets[8];
   f64[F.target + 9] = c.targets[9];
+  f64[F.vicsekSpeed] = c.vicsekSpeed;
+  f64[F.vicsekNoise] = c.vicsekNoise;
+  f64[F.vicsekCapBelow] = c.vicsekCapBelow;
+  f64[F.vicsekCapAbove] = c.vicsekCapAbove;
 }

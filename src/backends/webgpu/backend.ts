@@ -47,6 +47,9 @@ import { type Pipelines, pipelinesFor, pipelinesNow } from './pipelines.ts';
 import { packParams, packTargets, packValues, paramsLayout } from './uniforms.ts';
 import { type AgentLayout, DEFAULT_VARIANT, type KernelVariant, type ResolvedVariant } from './variant.ts';
 
+/** Byte offset of Grid.stepLo (then stepHi) in the grid block. */
+const STEP_LO_OFFSET = gridLayout.offsets.get('stepLo') as number;
+
 export { AGENT_BYTES, AGENT_OFFSETS } from './agents.ts';
 export { describeAdapter, type GpuContext, requestGpu, WebGpuUnavailableError } from './gpu.ts';
 export type { KernelTimes } from './kernel-timer.ts';
@@ -106,6 +109,8 @@ export class WebGpuBackend implements Backend {
   private readonly forcedLimit: number | undefined;
   private readonly paramsBuf: GPUBuffer;
   private readonly gridBuf: GPUBuffer;
+  /** The step being computed, as Grid.stepLo/stepHi (the Vicsek model's noise). */
+  private readonly noiseStep = new Uint32Array(2);
   private readonly control: GPUBuffer;
   private readonly paramBytes = new ArrayBuffer(paramsLayout.byteLength);
   private readonly paramView = new DataView(this.paramBytes);
@@ -507,10 +512,24 @@ export class WebGpuBackend implements Backend {
     if (n <= 0) return;
     const timer = this.timer;
     const timed = timer !== null && !timer.busy;
-    const enc = this.device.createCommandEncoder({ label: `${n} steps` });
-    this.encodeSteps(enc, n, timed);
-    this.device.queue.submit([enc.finish()]);
-    this.gpuSteps += n;
+    if (this.params.model === 'vicsek') {
+      // the noise is keyed by the step (Grid.stepLo/Hi): one submit per step, its step written
+      // before it (the queue keeps writes and submits in order)
+      for (let k = 0; k < n; k++) {
+        this.noiseStep[0] = this.gpuSteps >>> 0;
+        this.noiseStep[1] = Math.floor(this.gpuSteps / 2 ** 32) >>> 0;
+        this.device.queue.writeBuffer(this.gridBuf, STEP_LO_OFFSET, this.noiseStep);
+        const enc = this.device.createCommandEncoder({ label: 'step' });
+        this.encodeSteps(enc, 1, timed && k === n - 1);
+        this.device.queue.submit([enc.finish()]);
+        this.gpuSteps++;
+      }
+    } else {
+      const enc = this.device.createCommandEncoder({ label: `${n} steps` });
+      this.encodeSteps(enc, n, timed);
+      this.device.queue.submit([enc.finish()]);
+      this.gpuSteps += n;
+    }
     if (timed && timer)
       this.timesRead = timer.read().then((times) => {
         if (times) this.times = times;

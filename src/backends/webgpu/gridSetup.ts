@@ -29,6 +29,9 @@ export const gridLayout: UniformLayout = layoutStruct(
     'predKy',
     'predKz',
     'preyReach2',
+    // the step being computed, for the noise (the host writes it before each step: see stepGpuOnly)
+    'stepLo',
+    'stepHi',
   ].map((name) => ({ name, type: name.startsWith('inv') || name === 'preyReach2' ? 'f32' : 'u32' }) as const),
 );
 
@@ -125,6 +128,8 @@ export function setupGrid(params: Params, capacity: number, predators: boolean, 
       predKy: reach[4],
       predKz: reach[5],
       preyReach2: Math.min(c.preyReach * c.preyReach, 3.4e38),
+      stepLo: 0,
+      stepHi: 0,
     },
   };
 }

@@ -51,7 +51,8 @@ export function shaderSources(layout: AgentLayout = 'aos'): ShaderSources {
     s = {
       scan: WGSL.scan,
       grid: `${prelude}${gridAgentsWgsl(layout)}\n${WGSL.grid}`,
-      step: `${prelude}${stepAgentsWgsl(layout)}\n${WGSL.step}`,
+      // (random.wgsl and vicsek.wgsl: the Vicsek model's noise and update)
+      step: `${prelude}${stepAgentsWgsl(layout)}\n${WGSL.random}\n${WGSL.vicsek}\n${WGSL.step}`,
       seed: `${WG_DECL}\n${layoutWgsl}\n${WGSL.agent}\n${seedAgentsWgsl(layout)}\n${WGSL.seed}`,
     };
     cached.set(layout, s);

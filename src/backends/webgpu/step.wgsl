@@ -396,6 +396,8 @@ fn stepAgents(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
   let fovCos = P.fovCos;
   let useFov = fovCos > -1.0;
   let exclusive = P.steering_zones == STEERING_ZONES_EXCLUSIVE; // a neighbour counts for its innermost zone only
+  // (the Vicsek model sums every neighbour's velocity once: falloff none)
+  let aliFall = select(P.alignment_falloff, ALIGNMENT_FALLOFF_NONE, P.model == MODEL_VICSEK);
   let speedI = sqrt(dot(vi, vi));
 
   let cx = i32(cellCoord(xi.x, G.invx, G.nx, G.edgeX));
@@ -477,7 +479,7 @@ fn stepAgents(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
               sn = sn + 1u;
             }
             if (d2 < r2.y && !(exclusive && d2 < r2.x)) {
-              ali = ali + srcVel(j) * falloffWeight(P.alignment_falloff, d2);
+              ali = ali + srcVel(j) * falloffWeight(aliFall, d2);
               an = an + 1u;
             }
             if (d2 < r2.z && !(exclusive && (d2 < r2.x || d2 < r2.y))) {
@@ -496,6 +498,15 @@ fn stepAgents(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
         }
       }
     }
+  }
+
+  if (P.model == MODEL_VICSEK) {
+    // the Vicsek update (vicsek.wgsl): the mean heading plus noise at v₀, x + v·dt, the walls
+    let nv = vicsekVelocity(vi, ali, an, idI, dims2);
+    var sv = array<vec3<f32>, 2>(xi + nv * P.dt, nv);
+    applyWalls(&sv, L, dims2);
+    writeDst(i, sv[0], sv[1], idI, ki | (1u << 8u));
+    return;
   }
 
   // --- rule vectors -------------------------------------------------------------------

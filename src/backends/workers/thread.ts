@@ -1,4 +1,5 @@
 import type { Params } from '../../params/schema.ts';
+import { setNoiseStep } from '../../rules/noise-key.ts';
 import type { KeySink } from '../../spatial/grid.ts';
 import { FlockState, type Half } from '../../state/layout.ts';
 import { CpuStep, livePredators } from '../cpu/step.ts';
@@ -157,6 +158,7 @@ export class StepThread {
     const zoned = T > 1 && this.cpu.growable;
     for (let s = 0; s < n; s++) {
       this.step = stepCount;
+      setNoiseStep(this.cpu.c, stepCount); // (after setPredators, which derives c anew)
       const t0 = performance.now();
       const inGrid = this.buildGrid(state.halves[current], state.halves[current ^ 1], keysReady, s);
       // the back half now holds the last completed step in cell order: it became the front
