@@ -55,6 +55,19 @@ const NOT_READ: Readonly<Record<string, { readonly families: readonly Family[]; 
     why: "the predators' reach in cells, computed on the host (cpu/kernel.ts reachInCells) for every kernel",
   },
   predatorsPresent: { families: ['wgsl'], why: 'the GPU reads every candidate’s kind: one path' },
+  couzin: {
+    families: ['wasm', 'wgsl'],
+    why: 'model couzin runs in the TypeScript kernel (the cpu backend hands its steps there from the wasm kernel; webgpu refuses it) until its wasm and WGSL twins land',
+  },
+  couzinRepulsionR2: { families: ['wasm', 'wgsl'], why: 'as couzin' },
+  couzinOrientationR2: { families: ['wasm', 'wgsl'], why: 'as couzin' },
+  couzinAttractionR2: { families: ['wasm', 'wgsl'], why: 'as couzin' },
+  couzinFovCos: { families: ['wasm', 'wgsl'], why: 'as couzin' },
+  couzinTurnCos: { families: ['wasm', 'wgsl'], why: 'as couzin' },
+  couzinTurnSin: { families: ['wasm', 'wgsl'], why: 'as couzin' },
+  couzinSpeed: { families: ['wasm', 'wgsl'], why: 'as couzin' },
+  couzinNoise: { families: ['wasm', 'wgsl'], why: 'as couzin' },
+  noiseSeed: { families: ['wasm', 'wgsl'], why: 'as couzin' },
 };
 
 /** WGSL members of constants whose derivation does not name them (`obstacleQuads(p)`, …). */

@@ -197,6 +197,54 @@ export const kernelConstants: readonly KernelConstant[] = [
     doc: 'The prey target, then the predator target: x, y, z, strength, radius each (the point moves in place: retarget).',
     derive: 'targetList(p)',
   },
+  // Couzin et al. 2002's zones (model 'couzin'; docs/model.md "Couzin's zones"): the prey's
+  // update of src/backends/cpu/couzin-update.ts. Angles reach the kernels as cosines and sines
+  // computed here in float64, so no kernel evaluates a trigonometric function of a parameter.
+  {
+    name: 'couzin',
+    kind: 'bool',
+    doc: 'model is couzin: prey move by the zones.',
+    derive: "p.model === 'couzin'",
+  },
+  { name: 'couzinRepulsionR2', kind: 'f64', doc: 'r_r².', derive: 'sq(p.couzin.repulsionRadius)' },
+  {
+    name: 'couzinOrientationR2',
+    kind: 'f64',
+    doc: '(r_r + Δr_o)²: the zone of orientation’s outer radius, squared.',
+    derive: 'sq(p.couzin.repulsionRadius + p.couzin.orientationWidth)',
+  },
+  {
+    name: 'couzinAttractionR2',
+    kind: 'f64',
+    doc: '(r_r + Δr_o + Δr_a)²: the zone of attraction’s outer radius, squared.',
+    derive: 'sq(p.couzin.repulsionRadius + p.couzin.orientationWidth + p.couzin.attractionWidth)',
+  },
+  {
+    name: 'couzinFovCos',
+    kind: 'f64',
+    doc: 'cos(α / 2); -1 or less means no blind cone.',
+    derive: 'fovCosine(p.couzin.fieldOfView)',
+  },
+  {
+    name: 'couzinTurnCos',
+    kind: 'f64',
+    doc: 'cos(θ·dt), the turn per step at most π: a heading within this cosine of the desired one takes it.',
+    derive: 'Math.cos(Math.min(Math.PI, ((p.couzin.turnRate * Math.PI) / 180) * p.dt))',
+  },
+  {
+    name: 'couzinTurnSin',
+    kind: 'f64',
+    doc: 'sin(θ·dt), the turn per step at most π.',
+    derive: 'Math.sin(Math.min(Math.PI, ((p.couzin.turnRate * Math.PI) / 180) * p.dt))',
+  },
+  { name: 'couzinSpeed', kind: 'f64', doc: 's: the constant speed.', derive: 'p.couzin.speed' },
+  { name: 'couzinNoise', kind: 'f64', doc: 'σ in radians.', derive: 'p.couzin.noise' },
+  {
+    name: 'noiseSeed',
+    kind: 'i32',
+    doc: 'The key of the counter-based noise (src/random/counter.ts): the flock’s seed as a u32 bit pattern.',
+    derive: 'p.seed | 0',
+  },
   {
     name: 'generalFinish',
     kind: 'bool',

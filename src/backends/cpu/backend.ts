@@ -90,6 +90,7 @@ export class CpuBackend implements SyncBackend {
       // (the scatter is done with the cursors: the kernel overwrites them with the next step's
       // cell counts)
       const sink = !last && this.wasm ? this.sink : null;
+      step.noiseStep = state.stepCount;
       keysReady = step.run(state.front, state.back, inGrid, 0, inGrid, sink, true);
       kept = keysReady;
       state.current = (state.current ^ 1) as 0 | 1;

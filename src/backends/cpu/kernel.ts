@@ -36,6 +36,8 @@ export interface StepContext {
   readonly c: RuleConstants;
   readonly grid: UniformGrid;
   readonly scratch: KernelScratch;
+  /** The index of the step being computed: the counter of a model's noise (0 where unset). */
+  readonly noiseStep?: number;
 }
 
 /**

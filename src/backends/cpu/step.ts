@@ -59,6 +59,8 @@ export class CpuStep implements StepContext {
   predators = false;
   /** The last pass met each pair once. */
   symmetric = false;
+  /** The index of the step being computed (the backend sets it: the noise's counter). */
+  noiseStep = 0;
   private readonly sweep = new SymmetricSweep();
   private wasm: WasmKernel | null = null;
   private params: Params | null = null;
@@ -162,7 +164,8 @@ export class CpuStep implements StepContext {
     keep = false,
   ): boolean {
     const sweep = this.sweep;
-    const wasm = this.wasm;
+    // (model couzin runs in the TypeScript kernel only, whichever kernel was chosen)
+    const wasm = this.c.couzin ? null : this.wasm;
     if (wasm) {
       // every share decides alike (wholeTail): the wasm sweep is not bit for bit its gathering pass
       this.symmetric = sweep.plan(this, count, begin, end, true);
@@ -184,7 +187,7 @@ export class CpuStep implements StepContext {
 
   /** Whether shares can grow while they run (open / advance / close): the WebAssembly kernel. */
   get growable(): boolean {
-    return this.wasm !== null;
+    return this.wasm !== null && !this.c.couzin;
   }
 
   /**

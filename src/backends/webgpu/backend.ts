@@ -15,6 +15,7 @@
  * GPUs (bench/gpu) are chosen with the internal `variant` option.
  */
 import type { Params } from '../../params/schema.ts';
+import { ParamError } from '../../params/validate.ts';
 import type { FlockState } from '../../state/layout.ts';
 import { hasPredators } from '../cpu/step.ts';
 import type { Backend, BackendInfo, StepTiming } from '../types.ts';
@@ -208,6 +209,15 @@ export class WebGpuBackend implements Backend {
 
   configure(params: Params, state: FlockState): void {
     this.check();
+    // (until the WGSL twin of src/backends/cpu/couzin-update.ts lands: refused, not run as reynolds)
+    if (params.model === 'couzin')
+      throw new ParamError([
+        {
+          path: 'model',
+          value: 'couzin',
+          allowed: "'reynolds' on the webgpu backend (couzin runs on cpu and workers)",
+        },
+      ]);
     const sameHost =
       this.synced !== null &&
       this.synced.state === state &&

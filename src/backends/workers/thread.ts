@@ -157,6 +157,7 @@ export class StepThread {
     const zoned = T > 1 && this.cpu.growable;
     for (let s = 0; s < n; s++) {
       this.step = stepCount;
+      this.cpu.noiseStep = stepCount;
       const t0 = performance.now();
       const inGrid = this.buildGrid(state.halves[current], state.halves[current ^ 1], keysReady, s);
       // the back half now holds the last completed step in cell order: it became the front
