@@ -4,7 +4,7 @@
 // flag bits (the host side: src/backends/wasm/layout.generated.ts).
 
 /** Layout version: a hash of this layout (the host checks it). */
-export const LAYOUT_VERSION: i32 = 695925596;
+export const LAYOUT_VERSION: i32 = 545328665;
 
 // I block (i32 slots)
 export const I_PX: i32 = 0; // src px py pz vx vy vz id kind; 8 slots
@@ -35,6 +35,8 @@ export const I_RANK: i32 = 45; // Morton order: the grid’s u32 rank table (lin
 export const I_OBSTACLES: i32 = 46; // The obstacles: f64 x, y, z, r each (the host writes them).
 export const I_N_OBSTACLES: i32 = 47;
 export const I_COLLISION: i32 = 48; // stay 0, retreat 1
+export const I_NOISE_STEP: i32 = 49; // The index of the step being computed, low and high 32 bits (the noise’s counter; the host writes it per pass).; 2 slots
+export const I_NOISE_SEED: i32 = 51; // The noise’s key: the flock’s seed.
 export const I_SLOTS: i32 = 64;
 
 // F block (f64 slots)
@@ -71,6 +73,14 @@ export const F_LASER_STRENGTH: i32 = 39;
 export const F_LASER_KILL2: i32 = 40;
 export const F_DRAG: i32 = 41; // Linear drag per second (0: none).
 export const F_TARGET: i32 = 42; // prey target x y z strength radius, then the predators’; 10 slots
+export const F_COUZIN_REPULSION_R2: i32 = 52;
+export const F_COUZIN_ORIENTATION_R2: i32 = 53;
+export const F_COUZIN_ATTRACTION_R2: i32 = 54;
+export const F_COUZIN_FOV_COS: i32 = 55;
+export const F_COUZIN_TURN_COS: i32 = 56;
+export const F_COUZIN_TURN_SIN: i32 = 57;
+export const F_COUZIN_SPEED: i32 = 58;
+export const F_COUZIN_NOISE: i32 = 59;
 export const F_SLOTS: i32 = 64;
 
 // flag bits
@@ -91,3 +101,4 @@ export const LASER: i32 = 8192; // Prey are repelled from the laser line, predat
 export const EXCLUSIVE_ZONES: i32 = 16384; // steering.zones "exclusive" (Couzin’s zones).
 export const PREY_TARGET: i32 = 32768; // Prey steer towards their target (F_TARGET).
 export const PRED_TARGET: i32 = 65536; // Predators steer towards theirs (F_TARGET + 5).
+export const COUZIN: i32 = 131072; // model couzin: prey move by the zones (wasm/couzin.ts).

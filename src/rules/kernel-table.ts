@@ -309,6 +309,12 @@ export const wasmISlots: readonly WasmSlot[] = [
   { name: 'obstacles', doc: 'The obstacles: f64 x, y, z, r each (the host writes them).' },
   { name: 'nObstacles', write: 'c.nObstacles' },
   { name: 'collision', doc: 'stay 0, retreat 1', write: 'c.collision' },
+  {
+    name: 'noiseStep',
+    count: 2,
+    doc: 'The index of the step being computed, low and high 32 bits (the noise’s counter; the host writes it per pass).',
+  },
+  { name: 'noiseSeed', doc: 'The noise’s key: the flock’s seed.', write: 'c.noiseSeed' },
 ];
 
 /** The F block (f64 slots). */
@@ -356,6 +362,14 @@ export const wasmFSlots: readonly WasmSlot[] = [
     doc: 'prey target x y z strength radius, then the predators’',
     write: Array.from({ length: 10 }, (_, k) => `c.targets[${k}]`),
   },
+  { name: 'couzinRepulsionR2', write: 'c.couzinRepulsionR2' },
+  { name: 'couzinOrientationR2', write: 'c.couzinOrientationR2' },
+  { name: 'couzinAttractionR2', write: 'c.couzinAttractionR2' },
+  { name: 'couzinFovCos', write: 'c.couzinFovCos' },
+  { name: 'couzinTurnCos', write: 'c.couzinTurnCos' },
+  { name: 'couzinTurnSin', write: 'c.couzinTurnSin' },
+  { name: 'couzinSpeed', write: 'c.couzinSpeed' },
+  { name: 'couzinNoise', write: 'c.couzinNoise' },
 ];
 
 /** Slots reserved per block (the host lays its arrays out after them). */
@@ -389,4 +403,5 @@ export const wasmFlags: readonly { readonly name: string; readonly from: string;
   { name: 'exclusiveZones', from: 'c.exclusiveZones', doc: 'steering.zones "exclusive" (Couzin’s zones).' },
   { name: 'preyTarget', from: 'c.preyTarget', doc: 'Prey steer towards their target (F_TARGET).' },
   { name: 'predTarget', from: 'c.predTarget', doc: 'Predators steer towards theirs (F_TARGET + 5).' },
+  { name: 'couzin', from: 'c.couzin', doc: 'model couzin: prey move by the zones (wasm/couzin.ts).' },
 ];

@@ -164,9 +164,9 @@ export class CpuStep implements StepContext {
     keep = false,
   ): boolean {
     const sweep = this.sweep;
-    // (model couzin runs in the TypeScript kernel only, whichever kernel was chosen)
-    const wasm = this.c.couzin ? null : this.wasm;
+    const wasm = this.wasm;
     if (wasm) {
+      wasm.noiseStep = this.noiseStep;
       // every share decides alike (wholeTail): the wasm sweep is not bit for bit its gathering pass
       this.symmetric = sweep.plan(this, count, begin, end, true);
       if (this.symmetric) {
@@ -187,7 +187,7 @@ export class CpuStep implements StepContext {
 
   /** Whether shares can grow while they run (open / advance / close): the WebAssembly kernel. */
   get growable(): boolean {
-    return this.wasm !== null && !this.c.couzin;
+    return this.wasm !== null;
   }
 
   /**
@@ -209,6 +209,7 @@ export class CpuStep implements StepContext {
     if (!wasm) throw new Error('CpuStep.open: shares grow only with the WebAssembly kernel');
     const sweep = this.sweep;
     const { c, grid, scratch } = this;
+    wasm.noiseStep = this.noiseStep;
     this.symmetric = sweep.plan(this, count, begin, end, true);
     if (this.symmetric) {
       wasm.sweepOpen(c, grid, src, count, scratch, sweep.planned, sweep.reservedSlots, sink, firstOfPass);

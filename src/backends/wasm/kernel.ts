@@ -132,6 +132,8 @@ export class WasmKernel {
    * scatter()), or null: the next pass's copy in is skipped once for it.
    */
   private presorted: { half: Half; count: number } | null = null;
+  /** The index of the step the next pass computes (a model's noise counter; CpuStep sets it). */
+  noiseStep = 0;
   /**
    * The last pass's agents [0, kept) stay in the kernel's memory only (the cpu backend within one
    * step(n) call: see keep in stepRange/sweepRange): their new state in the output arrays, their
@@ -693,6 +695,8 @@ export class WasmKernel {
       f64[F.inv + a] = grid.inv[a];
     }
     writeConstantSlots(c, i32, f64);
+    i32[I.noiseStep] = this.noiseStep >>> 0;
+    i32[I.noiseStep + 1] = Math.floor(this.noiseStep / 2 ** 32) >>> 0;
     // the spheres, read by the finish where c.nObstacles > 0 (at most the schema's maxItems)
     i32[I.obstacles] = p.obstacles;
     if (c.nObstacles > 0) v.f64all.set(c.obstacles.subarray(0, 4 * c.nObstacles), p.obstacles >> 3);

@@ -4,7 +4,7 @@ import type { RuleConstants } from '../../rules/constants.ts';
 import { WORLD_BOUNDARY_PUSH, WORLD_BOUNDARY_TELEPORT, WORLD_BOUNDARY_WRAP } from '../../rules/constants.generated.ts';
 
 /** Hash of the slot layout below; the kernel binary reports the same (wasm/slots.ts) or is stale. */
-export const LAYOUT_VERSION = 695925596;
+export const LAYOUT_VERSION = 545328665;
 
 /** Slot numbers of the WebAssembly kernel’s I (i32) block. */
 export const I = {
@@ -36,6 +36,8 @@ export const I = {
   obstacles: 46, // The obstacles: f64 x, y, z, r each (the host writes them).
   nObstacles: 47,
   collision: 48, // stay 0, retreat 1
+  noiseStep: 49, // The index of the step being computed, low and high 32 bits (the noise’s counter; the host writes it per pass).; 2 slots
+  noiseSeed: 51, // The noise’s key: the flock’s seed.
 } as const;
 export const I_SLOTS = 64;
 
@@ -74,6 +76,14 @@ export const F = {
   laserKill2: 40,
   drag: 41, // Linear drag per second (0: none).
   target: 42, // prey target x y z strength radius, then the predators’; 10 slots
+  couzinRepulsionR2: 52,
+  couzinOrientationR2: 53,
+  couzinAttractionR2: 54,
+  couzinFovCos: 55,
+  couzinTurnCos: 56,
+  couzinTurnSin: 57,
+  couzinSpeed: 58,
+  couzinNoise: 59,
 } as const;
 export const F_SLOTS = 64;
 
@@ -96,6 +106,7 @@ export const FLAG = {
   exclusiveZones: 16384, // steering.zones "exclusive" (Couzin’s zones).
   preyTarget: 32768, // Prey steer towards their target (F_TARGET).
   predTarget: 65536, // Predators steer towards theirs (F_TARGET + 5).
+  couzin: 131072, // model couzin: prey move by the zones (wasm/couzin.ts).
 } as const;
 
 /** Write every slot the table derives from the rule constants (the rest are pointers and grid values). */
@@ -123,10 +134,12 @@ export function writeConstantSlots(c: RuleConstants, i32: Int32Array, f64: Float
     (c.laser ? FLAG.laser : 0) |
     (c.exclusiveZones ? FLAG.exclusiveZones : 0) |
     (c.preyTarget ? FLAG.preyTarget : 0) |
-    (c.predTarget ? FLAG.predTarget : 0);
+    (c.predTarget ? FLAG.predTarget : 0) |
+    (c.couzin ? FLAG.couzin : 0);
   i32[I.integration] = c.integration;
   i32[I.nObstacles] = c.nObstacles;
   i32[I.collision] = c.collision;
+  i32[I.noiseSeed] = c.noiseSeed;
   f64[F.size] = c.size[0];
   f64[F.size + 1] = c.size[1];
   f64[F.size + 2] = c.size[2];
@@ -176,4 +189,12 @@ export function writeConstantSlots(c: RuleConstants, i32: Int32Array, f64: Float
   f64[F.target + 7] = c.targets[7];
   f64[F.target + 8] = c.targets[8];
   f64[F.target + 9] = c.targets[9];
+  f64[F.couzinRepulsionR2] = c.couzinRepulsionR2;
+  f64[F.couzinOrientationR2] = c.couzinOrientationR2;
+  f64[F.couzinAttractionR2] = c.couzinAttractionR2;
+  f64[F.couzinFovCos] = c.couzinFovCos;
+  f64[F.couzinTurnCos] = c.couzinTurnCos;
+  f64[F.couzinTurnSin] = c.couzinTurnSin;
+  f64[F.couzinSpeed] = c.couzinSpeed;
+  f64[F.couzinNoise] = c.couzinNoise;
 }
