@@ -1,12 +1,7 @@
 import { BACKEND_NAMES, type BackendName, backendEntry } from './backends/catalog.ts';
 import { CpuBackend } from './backends/cpu/backend.ts';
 import { isCpuKernel, type KernelChoice, type KernelName } from './backends/kernels.ts';
-import {
-  checkKernelChoice,
-  engineOptions,
-  unsupportedModelIssues,
-  untakenOptionIssues,
-} from './backends/options.ts';
+import { checkKernelChoice, engineOptions, untakenOptionIssues } from './backends/options.ts';
 import { type StartedBackend, startBackend } from './backends/registry.ts';
 import type { Backend, BackendInfo, KernelPlan, StepTiming, SyncBackend } from './backends/types.ts';
 import { defaultThreadsFor } from './backends/workers/small-flock.ts';
@@ -122,10 +117,7 @@ async function makeBackend(options: FlockOptions, params: Params): Promise<Start
   const name = options.backend ?? spec.backend.default;
   // a kernel the backend cannot run is refused; threads are not checked here: they change no
   // result (the same bytes for any count), so one option set can serve every backend
-  const issues = [
-    ...untakenOptionIssues(name, { kernel: options.kernel }),
-    ...unsupportedModelIssues(name, params),
-  ];
+  const issues = untakenOptionIssues(name, { kernel: options.kernel });
   if (issues.length) throw new ParamError(issues);
   return startBackend(
     name,
@@ -232,7 +224,7 @@ export class Flock {
     this.assertLive();
     checkOverride(partial, 'set(partial)', false);
     const next = resolveParams(partial, this.params as Params);
-    const issues = unsupportedModelIssues(this.backend, next);
+    const issues = [];
     for (const f of fields)
       if (f.spec.structural && getPath(partial as Record<string, unknown>, f) !== undefined) {
         const v = getPath(next as unknown as Record<string, unknown>, f);
@@ -263,8 +255,6 @@ export class Flock {
     this.assertLive();
     checkOverride(partial, 'reset(partial)', true);
     const next = resolveParams(partial, this.params as Params);
-    const unsupported = unsupportedModelIssues(this.backend, next);
-    if (unsupported.length) throw new ParamError(unsupported);
     const shared = this._state.buffer instanceof SharedArrayBuffer;
     const adopted = options.state === undefined ? null : checkAdoptedState(options.state, next, shared);
     const rebuild = () => {

@@ -40,7 +40,7 @@ const FILES: Record<Family, readonly string[]> = {
     ...list('src/backends/cpu/', '.ts'),
   ],
   wasm: list('wasm/', '.ts', ['slots.ts', 'shared-constants.ts']),
-  wgsl: ['step', 'grid', 'common'].map((f) => `src/backends/webgpu/${f}.wgsl`),
+  wgsl: ['step', 'grid', 'common', 'couzin'].map((f) => `src/backends/webgpu/${f}.wgsl`),
 };
 
 /** Constants a family does not read, and why. */
@@ -55,19 +55,6 @@ const NOT_READ: Readonly<Record<string, { readonly families: readonly Family[]; 
     why: "the predators' reach in cells, computed on the host (cpu/kernel.ts reachInCells) for every kernel",
   },
   predatorsPresent: { families: ['wgsl'], why: 'the GPU reads every candidate’s kind: one path' },
-  couzin: {
-    families: ['wgsl'],
-    why: 'webgpu refuses model couzin until its WGSL twin of src/backends/cpu/couzin-update.ts lands',
-  },
-  couzinRepulsionR2: { families: ['wgsl'], why: 'as couzin' },
-  couzinOrientationR2: { families: ['wgsl'], why: 'as couzin' },
-  couzinAttractionR2: { families: ['wgsl'], why: 'as couzin' },
-  couzinFovCos: { families: ['wgsl'], why: 'as couzin' },
-  couzinTurnCos: { families: ['wgsl'], why: 'as couzin' },
-  couzinTurnSin: { families: ['wgsl'], why: 'as couzin' },
-  couzinSpeed: { families: ['wgsl'], why: 'as couzin' },
-  couzinNoise: { families: ['wgsl'], why: 'as couzin' },
-  noiseSeed: { families: ['wgsl'], why: 'as couzin' },
 };
 
 /** WGSL members of constants whose derivation does not name them (`obstacleQuads(p)`, …). */

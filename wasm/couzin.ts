@@ -234,7 +234,7 @@ function desired(i: i32, n: i32, uxi: f64, uyi: f64, uzi: f64, anyPredators: boo
 function noise(dx: f64, dy: f64, dz: f64, id: u32, dims2: bool): void {
   counterBlock(<u32>gi(I_NOISE_SEED), 0, id, <u32>gi(I_NOISE_STEP), <u32>gi(I_NOISE_STEP + 1), 0);
   const rho = gf(F_COUZIN_NOISE) * Math.sqrt(-2 * Math.log(unitComplement(philoxW0)));
-  const phi = 2 * Math.PI * unitFloat(philoxW1);
+  const phi = 2 * Math.PI * (unitFloat(philoxW1) - 0.5);
   if (dims2) {
     const g = rho * Math.cos(phi);
     const cg = Math.cos(g);

@@ -113,18 +113,3 @@ export function untakenOptionIssues(
   }
   return issues;
 }
-
-/**
- * Parameters this backend cannot run yet: model couzin on webgpu (its WGSL twin of
- * src/backends/cpu/couzin-update.ts has not landed). Checked before a flock changes anything.
- */
-export function unsupportedModelIssues(backend: BackendName, p: { readonly model: string }): ParamIssue[] {
-  if (backend !== 'webgpu' || p.model !== 'couzin') return [];
-  return [
-    {
-      path: 'model',
-      value: p.model,
-      allowed: '"reynolds" with the webgpu backend (model couzin runs on cpu and workers)',
-    },
-  ];
-}

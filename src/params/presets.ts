@@ -240,14 +240,14 @@ export const presets: Readonly<Record<PresetName, Preset>> = {
     name: 'couzin-swarm',
     source: 'Couzin et al. 2002 (model couzin; docs/model.md “Couzin’s zones”)',
     summary:
-      'Couzin’s zones without a zone of orientation (Δr_o 0): a swarm, cohesive but neither polarized nor milling (p ≈ 0.15, m ≈ 0.08)',
+      'Couzin’s zones without a zone of orientation (Δr_o 0): a swarm, cohesive but neither polarized nor milling (p ≈ 0.15, m ≈ 0.1)',
     params: couzinPreset(0),
   },
   'couzin-dynamic-parallel': {
     name: 'couzin-dynamic-parallel',
     source: 'Couzin et al. 2002 (model couzin; docs/model.md “Couzin’s zones”)',
     summary:
-      'Couzin’s zones with Δr_o 5: a dynamic parallel group, moving together with a loose, changing heading (p ≈ 0.76, m ≈ 0.08)',
+      'Couzin’s zones with Δr_o 5: a dynamic parallel group, moving together with a loose, changing heading (p ≈ 0.77, m ≈ 0.07)',
     params: couzinPreset(5),
   },
   'couzin-highly-parallel': {

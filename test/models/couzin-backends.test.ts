@@ -13,7 +13,6 @@ import {
   restoreFlock,
   restoreFlockSync,
 } from '../../src/flock.ts';
-import { ParamError } from '../../src/params/validate.ts';
 import { npmTestOnly } from '../helpers.ts';
 import { assertWithinTolerance } from '../wasm/tolerance.ts';
 
@@ -97,34 +96,5 @@ test('couzin, noisy: snapshot → restore → continue equals the uninterrupted 
     assert.deepEqual(resumed.snapshot(), whole.snapshot(), JSON.stringify(engine));
     await resumed.dispose();
     await whole.dispose();
-  }
-});
-
-test('webgpu refuses model couzin before it starts (a ParamError on model; no GPU needed)', async () => {
-  await assert.rejects(createFlock({ ...options, backend: 'webgpu' }), (e: unknown) => {
-    assert.ok(e instanceof ParamError);
-    assert.deepEqual(
-      e.issues.map((i) => i.path),
-      ['model'],
-    );
-    return true;
-  });
-});
-
-test('a webgpu flock refuses reset and set to model couzin and changes nothing', {
-  skip: npmTestOnly,
-}, async () => {
-  const f = await createFlock({ backend: 'webgpu', prey: 200 });
-  try {
-    await f.step(2);
-    const bytes = f.snapshot();
-    const params = JSON.stringify(f.params);
-    assert.throws(() => f.reset({ model: 'couzin' }), ParamError);
-    assert.throws(() => f.set({ model: 'couzin' }), ParamError);
-    assert.deepEqual(f.snapshot(), bytes);
-    assert.equal(JSON.stringify(f.params), params);
-    await f.step(1); // still steps
-  } finally {
-    await f.dispose();
   }
 });

@@ -6,16 +6,18 @@
  * (every 10th step), after a transient of 200 s.
  *
  *   swarm            Δr_o = 0    p low, m low
- *   torus            Δr_o = 2    p low, m high (the group mills about its centre)
+ *   torus            Δr_o = 1    p low, m high (the group mills about its centre)
  *   dynamic parallel Δr_o = 5    p high but below the highly parallel group's, m low
  *   highly parallel  Δr_o = 13   p ≈ 1, m low
  *
- * Measured (seeds 1–5, mean [min, max] of the window means; the note of issue 32 has Δr_o 0–13):
- *   Δr_o 0   p 0.168 [0.148, 0.187]  m 0.213 [0.196, 0.236]
- *   Δr_o 2   p 0.090 [0.074, 0.103]  m 0.899 [0.892, 0.905]
- *   Δr_o 5   p 0.897 [0.891, 0.903]  m 0.035 [0.033, 0.037]
- *   Δr_o 13  p 0.999 [0.999, 0.999]  m 0.033 [0.026, 0.046]
- * The ranges below sit between the regimes with margin.
+ * Measured (seeds 1–5, mean [min, max] of the window means; docs/model.md has Δr_o 0–13):
+ *   Δr_o 0   p 0.149 [0.117, 0.175]  m 0.152 [0.101, 0.219]
+ *   Δr_o 1   p 0.089 [0.055, 0.140]  m 0.906 [0.899, 0.910]
+ *   Δr_o 5   p 0.898 [0.897, 0.899]  m 0.036 [0.029, 0.040]
+ *   Δr_o 13  p 0.999 [0.999, 0.999]  m 0.034 [0.015, 0.064]
+ * The torus is pinned at Δr_o = 1, not the reproduction's 2: at Δr_o = 2 four of the five seeds
+ * mill (m 0.886–0.907) and seed 2 leaves as a parallel group (p 0.910, m 0.044), the bistability
+ * behind the paper's collective memory. The ranges below sit between the regimes with margin.
  * About 1 s of CPU per run (all pairs, 3,000 steps); seed 1 of each regime runs in the unit suite,
  * seeds 2–3 with npm test.
  */
@@ -26,7 +28,7 @@ import { regimeOf } from './couzin-start.ts';
 
 const REGIMES = [
   { name: 'swarm', width: 0, p: [0, 0.35], m: [0, 0.4] },
-  { name: 'torus', width: 2, p: [0, 0.3], m: [0.75, 1] },
+  { name: 'torus', width: 1, p: [0, 0.3], m: [0.75, 1] },
   { name: 'dynamic parallel', width: 5, p: [0.8, 0.97], m: [0, 0.2] },
   { name: 'highly parallel', width: 13, p: [0.98, 1], m: [0, 0.1] },
 ] as const;

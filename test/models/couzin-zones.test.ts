@@ -131,7 +131,9 @@ test('couzin 2D: the same rules in the plane, z velocity 0', () => {
 function gaussian2d(seed: number, id: number, step: number, sigma: number): number {
   const w = new Uint32Array(4);
   counterBlock(seed, id, step, 0, w);
-  return sigma * Math.sqrt(-2 * Math.log(unitComplement(w[0]))) * Math.cos(2 * Math.PI * unitFloat(w[1]));
+  return (
+    sigma * Math.sqrt(-2 * Math.log(unitComplement(w[0]))) * Math.cos(2 * Math.PI * (unitFloat(w[1]) - 0.5))
+  );
 }
 
 /** Isolated agents (17 apart at least) in 2D, all heading +x, on a 20 × 20 lattice. */

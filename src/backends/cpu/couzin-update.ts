@@ -275,7 +275,8 @@ export function couzinMove(
 /**
  * Turn the unit vector s[o..o+2] by Couzin's noise for agent `id` at `step`: a Gaussian pair
  * (g₁, g₂) of s.d. σ by Box–Muller from the first two words of the agent's block — radius
- * ρ = σ·√(−2 ln u₁) with u₁ in (0, 1], angle φ = 2π·u₂. 3D: the tangent vector g₁ b₁ + g₂ b₂
+ * ρ = σ·√(−2 ln u₁) with u₁ in (0, 1], angle φ = 2π·(u₂ − ½) (in [−π, π), where WGSL bounds
+ * sin and cos's error). 3D: the tangent vector g₁ b₁ + g₂ b₂
  * (b₁, b₂ an orthonormal basis ⟂ d̂, Duff et al. 2017) wrapped onto the sphere, so d̂ turns by ρ
  * towards cos φ b₁ + sin φ b₂; 2D: d̂ turns by the angle g₁ in the plane.
  */
@@ -289,7 +290,7 @@ export function couzinNoise(
 ): void {
   counterBlock(c.noiseSeed >>> 0, id, step, 0, words);
   const rho = c.couzinNoise * Math.sqrt(-2 * Math.log(unitComplement(words[0])));
-  const phi = 2 * Math.PI * unitFloat(words[1]);
+  const phi = 2 * Math.PI * (unitFloat(words[1]) - 0.5);
   const dx = s[o];
   const dy = s[o + 1];
   const dz = s[o + 2];

@@ -10,12 +10,11 @@
  * `step()` reads the result back into the state's front half; `stepGpuOnly()` + `readback()`
  * split the two, and `buffers()` exposes the GPU buffers so a renderer can draw from them.
  * `step(n)` and `stepGpuOnly(n)` encode all n steps in one command buffer: no host round trip
- * inside. Flocks whose 32-byte records pass the device's largest storage binding keep their
+ * inside (model couzin: one per step, its noise's step index written before each). Flocks whose 32-byte records pass the device's largest storage binding keep their
  * records in two 16-byte halves (the split layout, variant.ts); kernel variants for A/B runs on
  * GPUs (bench/gpu) are chosen with the internal `variant` option.
  */
 import type { Params } from '../../params/schema.ts';
-import { ParamError } from '../../params/validate.ts';
 import type { FlockState } from '../../state/layout.ts';
 import { hasPredators } from '../cpu/step.ts';
 import type { Backend, BackendInfo, StepTiming } from '../types.ts';
@@ -122,6 +121,8 @@ export class WebGpuBackend implements Backend {
   private maxCount = 0;
   /** Completed steps on the GPU. */
   private gpuSteps = 0;
+  /** The step index's two words (stepCounted). */
+  private readonly stepWords = new Uint32Array(2);
   /** The host state last uploaded or read back, and its count/step at that moment. */
   private synced: { state: FlockState; count: number; steps: number } | null = null;
   private lost: string | null = null;
@@ -209,15 +210,6 @@ export class WebGpuBackend implements Backend {
 
   configure(params: Params, state: FlockState): void {
     this.check();
-    // (until the WGSL twin of src/backends/cpu/couzin-update.ts lands: refused, not run as reynolds)
-    if (params.model === 'couzin')
-      throw new ParamError([
-        {
-          path: 'model',
-          value: 'couzin',
-          allowed: "'reynolds' on the webgpu backend (couzin runs on cpu and workers)",
-        },
-      ]);
     const sameHost =
       this.synced !== null &&
       this.synced.state === state &&
@@ -296,7 +288,9 @@ export class WebGpuBackend implements Backend {
         q.writeBuffer(ab.agentsV, first * SPLIT_RECORD_BYTES, scratch, b, b);
       } else q.writeBuffer(ab.agents, first * AGENT_BYTES, scratch, 0, k * AGENT_BYTES);
     }
-    q.writeBuffer(this.control, 0, Uint32Array.of(n, 0, 0, 0));
+    const step = state.stepCount;
+    // control[1], [2]: the step's index (a model's noise counter; see stepGpuOnly)
+    q.writeBuffer(this.control, 0, Uint32Array.of(n, step >>> 0, Math.floor(step / 2 ** 32) >>> 0, 0));
     this.maxCount = n;
     this.gpuSteps = state.stepCount;
     this.synced = { state, count: n, steps: state.stepCount };
@@ -517,14 +511,35 @@ export class WebGpuBackend implements Backend {
     if (n <= 0) return;
     const timer = this.timer;
     const timed = timer !== null && !timer.busy;
-    const enc = this.device.createCommandEncoder({ label: `${n} steps` });
-    this.encodeSteps(enc, n, timed);
-    this.device.queue.submit([enc.finish()]);
+    if (this.params.model === 'couzin') this.stepCounted(n, timed);
+    else {
+      const enc = this.device.createCommandEncoder({ label: `${n} steps` });
+      this.encodeSteps(enc, n, timed);
+      this.device.queue.submit([enc.finish()]);
+    }
     this.gpuSteps += n;
     if (timed && timer)
       this.timesRead = timer.read().then((times) => {
         if (times) this.times = times;
       });
+  }
+
+  /**
+   * `n` steps of a model whose noise is keyed by the step's index (couzin): each step's index is
+   * written to control[1], [2] before its commands (the queue orders writes and submits), one
+   * submit per step; the last one timed when `timed`.
+   */
+  private stepCounted(n: number, timed: boolean): void {
+    const q = this.device.queue;
+    for (let k = 0; k < n; k++) {
+      const step = this.gpuSteps + k;
+      this.stepWords[0] = step >>> 0;
+      this.stepWords[1] = Math.floor(step / 2 ** 32) >>> 0;
+      q.writeBuffer(this.control, 4, this.stepWords);
+      const enc = this.device.createCommandEncoder({ label: `step ${step}` });
+      this.encodeSteps(enc, 1, timed && k === n - 1);
+      q.submit([enc.finish()]);
+    }
   }
 
   /** Copy the GPU's last completed step into the state's front half (count, agents, step count). */

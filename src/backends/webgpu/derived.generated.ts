@@ -15,6 +15,12 @@ export const derivedMembers = [
   { name: 'predVisionR2', type: 'f32', doc: "sq(p.predator.vision)" },
   { name: 'killR2', type: 'f32', doc: "sq(p.predator.killRadius)" },
   { name: 'fleeR2', type: 'f32', doc: "sq(p.flee.radius)" },
+  { name: 'couzinRepulsionR2', type: 'f32', doc: "r_r²." },
+  { name: 'couzinOrientationR2', type: 'f32', doc: "(r_r + Δr_o)²: the zone of orientation’s outer radius, squared." },
+  { name: 'couzinAttractionR2', type: 'f32', doc: "(r_r + Δr_o + Δr_a)²: the zone of attraction’s outer radius, squared." },
+  { name: 'couzinFovCos', type: 'f32', doc: "cos(α / 2); -1 or less means no blind cone." },
+  { name: 'couzinTurnCos', type: 'f32', doc: "cos(θ·dt), the turn per step at most π: a heading within this cosine of the desired one takes it." },
+  { name: 'couzinTurnSin', type: 'f32', doc: "sin(θ·dt), the turn per step at most π." },
 ] as const;
 
 /** Their values, computed as the shader did (f32 arithmetic) so the bytes stay the same. */
@@ -27,6 +33,12 @@ export function derivedValues(p: Params): Record<string, number> {
     predVisionR2: f32sq(p.predator.vision),
     killR2: f32sq(p.predator.killRadius),
     fleeR2: f32sq(p.flee.radius),
+    couzinRepulsionR2: f32sq(p.couzin.repulsionRadius),
+    couzinOrientationR2: f32sq(p.couzin.repulsionRadius + p.couzin.orientationWidth),
+    couzinAttractionR2: f32sq(p.couzin.repulsionRadius + p.couzin.orientationWidth + p.couzin.attractionWidth),
+    couzinFovCos: fovCosine(p.couzin.fieldOfView),
+    couzinTurnCos: Math.cos(Math.min(Math.PI, ((p.couzin.turnRate * Math.PI) / 180) * p.dt)),
+    couzinTurnSin: Math.sin(Math.min(Math.PI, ((p.couzin.turnRate * Math.PI) / 180) * p.dt)),
   };
 }
 

@@ -51,7 +51,8 @@ export function shaderSources(layout: AgentLayout = 'aos'): ShaderSources {
     s = {
       scan: WGSL.scan,
       grid: `${prelude}${gridAgentsWgsl(layout)}\n${WGSL.grid}`,
-      step: `${prelude}${stepAgentsWgsl(layout)}\n${WGSL.step}`,
+      // (random.wgsl and couzin.wgsl: the functions the step's model branches call)
+      step: `${prelude}${stepAgentsWgsl(layout)}\n${WGSL.random}\n${WGSL.couzin}\n${WGSL.step}`,
       seed: `${WG_DECL}\n${layoutWgsl}\n${WGSL.agent}\n${seedAgentsWgsl(layout)}\n${WGSL.seed}`,
     };
     cached.set(layout, s);

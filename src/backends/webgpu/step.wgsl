@@ -11,7 +11,7 @@
 @group(0) @binding(1) var<uniform> G: Grid;
 @group(0) @binding(3) var<storage, read> cellStart: array<u32>;
 @group(0) @binding(5) var<storage, read> edges: array<f32>;
-@group(0) @binding(6) var<storage, read_write> control: array<u32>;
+@group(0) @binding(6) var<storage, read_write> control: array<u32>; // [0] agents; [1] [2] the step's index (lo, hi: a model's noise counter)
 
 fn falloffWeight(code: u32, d2: f32) -> f32 {
   if (code == SEPARATION_FALLOFF_NONE) { return 1.0; }
@@ -397,6 +397,8 @@ fn stepAgents(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
   let useFov = fovCos > -1.0;
   let exclusive = P.steering_zones == STEERING_ZONES_EXCLUSIVE; // a neighbour counts for its innermost zone only
   let speedI = sqrt(dot(vi, vi));
+  let couzinOn = isPrey && P.model == MODEL_COUZIN; // prey of model couzin: couzin.wgsl
+  var zones = CouzinSums();
 
   let cx = i32(cellCoord(xi.x, G.invx, G.nx, G.edgeX));
   let cy = i32(cellCoord(xi.y, G.invy, G.ny, G.edgeY));
@@ -471,6 +473,10 @@ fn stepAgents(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
               d = U * sgn;
               d2 = COINCIDENT_EPS * COINCIDENT_EPS;
             }
+            if (couzinOn) {
+              couzinAdd(&zones, d, d2, vi, speedI, srcVel(j));
+              continue;
+            }
             if (useFov && speedI > 0.0 && dot(d, vi) < fovCos * sqrt(d2) * speedI) { continue; }
             if (d2 < r2.x) {
               sep = sep - d * falloffWeight(P.separation_falloff, d2);
@@ -496,6 +502,14 @@ fn stepAgents(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
         }
       }
     }
+  }
+
+  if (couzinOn) {
+    let cv = couzinVelocity(zones, vi, U, idI, control[1], control[2], dims2);
+    var cs = array<vec3<f32>, 2>(xi + cv * P.dt, cv);
+    applyWalls(&cs, L, dims2);
+    writeDst(i, cs[0], cs[1], idI, ki | (select(1u, 0u, killed) << 8u));
+    return;
   }
 
   // --- rule vectors -------------------------------------------------------------------
