@@ -40,7 +40,7 @@ const FILES: Record<Family, readonly string[]> = {
     ...list('src/backends/cpu/', '.ts'),
   ],
   wasm: list('wasm/', '.ts', ['slots.ts', 'shared-constants.ts']),
-  wgsl: ['step', 'grid', 'common', 'vicsek'].map((f) => `src/backends/webgpu/${f}.wgsl`),
+  wgsl: ['step', 'grid', 'common', 'vicsek', 'couzin'].map((f) => `src/backends/webgpu/${f}.wgsl`),
 };
 
 /** Constants a family does not read, and why. */

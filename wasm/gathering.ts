@@ -8,10 +8,12 @@
 import { finish, putSums } from './agent-update';
 import { gf, gi, gp } from './blocks';
 import { COUNTING, countAgent } from './counting';
+import { couzinPrey } from './couzin';
 import { CD2, CX, CY, CZ, compact, separateCoincident, weight } from './lanes';
 import { cellRanges, coord, minImage, nRanges } from './ranges';
 import { PREY, SUM_ALI, SUM_COH, SUM_FLEE, SUM_SEP } from './shared-constants';
 import {
+  COUZIN,
   EXCLUSIVE_ZONES,
   F_ALI_R2,
   F_COH_R2,
@@ -48,6 +50,7 @@ export function step(begin: i32, end: i32): void {
   const vz = gp(I_PX + 5);
   const kind = gp(I_PX + 7);
   const anyPredators = (gi(I_FLAGS) & PREDATORS) !== 0;
+  const couzin = (gi(I_FLAGS) & COUZIN) !== 0;
   const nx = gi(I_N);
   const ny = gi(I_N + 1);
   setImage();
@@ -74,6 +77,20 @@ export function step(begin: i32, end: i32): void {
     }
     const speedI = Math.sqrt(uxi * uxi + uyi * uyi + uzi * uzi);
     let killed = false;
+    if (ki === PREY && couzin) {
+      couzinPrey(
+        i,
+        listNeighbours(i, xi, yi, zi, px, py, pz, vx, vy, vz, kind, anyPredators),
+        xi,
+        yi,
+        zi,
+        uxi,
+        uyi,
+        uzi,
+        anyPredators,
+      );
+      continue;
+    }
     if (ki === PREY) {
       const n = listNeighbours(i, xi, yi, zi, px, py, pz, vx, vy, vz, kind, anyPredators);
       if (COUNTING) countRanges(n);

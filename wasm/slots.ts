@@ -4,7 +4,7 @@
 // flag bits (the host side: src/backends/wasm/layout.generated.ts).
 
 /** Layout version: a hash of this layout (the host checks it). */
-export const LAYOUT_VERSION: i32 = 1582783783;
+export const LAYOUT_VERSION: i32 = 303323625;
 
 // I block (i32 slots)
 export const I_PX: i32 = 0; // src px py pz vx vy vz id kind; 8 slots
@@ -76,6 +76,14 @@ export const F_VICSEK_SPEED: i32 = 52;
 export const F_VICSEK_NOISE: i32 = 53;
 export const F_VICSEK_CAP_BELOW: i32 = 54;
 export const F_VICSEK_CAP_ABOVE: i32 = 55;
+export const F_COUZIN_REPULSION_R2: i32 = 56;
+export const F_COUZIN_ORIENTATION_R2: i32 = 57;
+export const F_COUZIN_ATTRACTION_R2: i32 = 58;
+export const F_COUZIN_FOV_COS: i32 = 59;
+export const F_COUZIN_TURN_COS: i32 = 60;
+export const F_COUZIN_TURN_SIN: i32 = 61;
+export const F_COUZIN_SPEED: i32 = 62;
+export const F_COUZIN_NOISE: i32 = 63;
 export const F_SLOTS: i32 = 64;
 
 // flag bits
@@ -99,3 +107,4 @@ export const PRED_TARGET: i32 = 65536; // Predators steer towards theirs (F_TARG
 export const VICSEK: i32 = 131072; // The Vicsek model: the finish takes vicsekFinish (wasm/vicsek.ts).
 export const VICSEK_SELF: i32 = 262144; // Vicsek: the own heading is in the mean.
 export const VICSEK_VECTORIAL: i32 = 524288; // Vicsek: vectorial noise.
+export const COUZIN: i32 = 1048576; // model couzin: prey move by the zones (wasm/couzin.ts).

@@ -9,12 +9,6 @@ import type { Sphere } from './spec.ts';
  */
 export interface Params {
   /**
-   * reynolds: the rules below (separation, alignment, cohesion, steering, motion); vicsek: Vicsek et al. 1995, constant speed, the mean heading of the neighbours plus noise (the vicsek group; docs/model.md).
-   *
-   * One of "reynolds", "vicsek"; default `"reynolds"`.
-   */
-  model: "reynolds" | "vicsek";
-  /**
    * Number of prey agents.
    *
    * A whole number from 0 to 16777216; default `2000`.
@@ -48,6 +42,12 @@ export interface Params {
    * A number from 0.000001 to 1; default `0.016666666666666666`.
    */
   dt: number;
+  /**
+   * reynolds: the steering rules below (separation, alignment, cohesion and the rest); vicsek: Vicsek et al. 1995, constant speed, the mean heading of the neighbours plus noise (the vicsek group); couzin: the zones of repulsion, orientation and attraction of Couzin et al. 2002 (the couzin group; prey only, predators chase as ever). docs/model.md.
+   *
+   * One of "reynolds", "vicsek", "couzin"; default `"reynolds"`.
+   */
+  model: "reynolds" | "vicsek" | "couzin";
   /** The world group: x, y, z, boundary, push. */
   world: {
     /**
@@ -507,6 +507,51 @@ export interface Params {
      */
     killWidth: number;
   };
+  /** The couzin group: repulsionRadius, orientationWidth, attractionWidth, fieldOfView, turnRate, speed, noise. */
+  couzin: {
+    /**
+     * r_r: neighbours closer than this are avoided, and then only they count (world units).
+     *
+     * A number from 0 to 1000000; default `1`.
+     */
+    repulsionRadius: number;
+    /**
+     * Δr_o: width of the zone of orientation beyond r_r, whose neighbours are aligned with (world units).
+     *
+     * A number from 0 to 1000000; default `2`.
+     */
+    orientationWidth: number;
+    /**
+     * Δr_a: width of the zone of attraction beyond r_r + Δr_o, whose neighbours are approached (world units).
+     *
+     * A number from 0 to 1000000; default `14`.
+     */
+    attractionWidth: number;
+    /**
+     * α: field of perception in degrees, centred on the heading; neighbours in the blind cone behind are not seen, in any zone.
+     *
+     * A number from 0 to 360; default `270`.
+     */
+    fieldOfView: number;
+    /**
+     * θ: largest turn in degrees per second (θ·dt per step).
+     *
+     * A number from 0 to 1000000; default `40`.
+     */
+    turnRate: number;
+    /**
+     * s: constant speed (world units per second).
+     *
+     * A number from 0 to 1000000; default `3`.
+     */
+    speed: number;
+    /**
+     * σ: standard deviation in radians of the Gaussian angle the desired direction is turned by each step (3D: a wrapped Gaussian around it).
+     *
+     * A number from 0 to 10; default `0.05`.
+     */
+    noise: number;
+  };
   /** The spatial group: search, cellOrder. */
   spatial: {
     /**
@@ -526,12 +571,6 @@ export interface Params {
 
 /** A partial parameter set: any subset of the fields of {@link Params}, nested by group. */
 export interface ParamsOverride {
-  /**
-   * reynolds: the rules below (separation, alignment, cohesion, steering, motion); vicsek: Vicsek et al. 1995, constant speed, the mean heading of the neighbours plus noise (the vicsek group; docs/model.md).
-   *
-   * One of "reynolds", "vicsek"; default `"reynolds"`.
-   */
-  model?: "reynolds" | "vicsek";
   /**
    * Number of prey agents.
    *
@@ -566,6 +605,12 @@ export interface ParamsOverride {
    * A number from 0.000001 to 1; default `0.016666666666666666`.
    */
   dt?: number;
+  /**
+   * reynolds: the steering rules below (separation, alignment, cohesion and the rest); vicsek: Vicsek et al. 1995, constant speed, the mean heading of the neighbours plus noise (the vicsek group); couzin: the zones of repulsion, orientation and attraction of Couzin et al. 2002 (the couzin group; prey only, predators chase as ever). docs/model.md.
+   *
+   * One of "reynolds", "vicsek", "couzin"; default `"reynolds"`.
+   */
+  model?: "reynolds" | "vicsek" | "couzin";
   /** The world group: any of x, y, z, boundary, push. */
   world?: Partial<Params['world']>;
   /** The separation group: any of radius, weight, falloff, normalize, reduce. */
@@ -598,6 +643,8 @@ export interface ParamsOverride {
   avoidance?: Partial<Params['avoidance']>;
   /** The laser group: any of enabled, ox, oy, oz, dx, dy, dz, radius, strength, killWidth. */
   laser?: Partial<Params['laser']>;
+  /** The couzin group: any of repulsionRadius, orientationWidth, attractionWidth, fieldOfView, turnRate, speed, noise. */
+  couzin?: Partial<Params['couzin']>;
   /** The spatial group: any of search, cellOrder. */
   spatial?: Partial<Params['spatial']>;
 }

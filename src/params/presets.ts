@@ -30,7 +30,11 @@ export type PresetName =
   | 'massive'
   | 'lindqvist'
   | 'murmuration'
-  | 'vicsek';
+  | 'vicsek'
+  | 'couzin'
+  | 'couzin-swarm'
+  | 'couzin-dynamic-parallel'
+  | 'couzin-highly-parallel';
 
 /** The built-in presets: overrides on top of the schema defaults. */
 export const presets: Readonly<Record<PresetName, Preset>> = {
@@ -240,7 +244,61 @@ export const presets: Readonly<Record<PresetName, Preset>> = {
       vicsek: { speed: 0.03, radius: 1, noise: 2, noiseKind: 'angular', includeSelf: true },
     },
   },
+  // Couzin et al. 2002's zones, one preset per collective state as Δr_o grows (polarization p and
+  // milling m over 200–300 s, seeds 1–4, in the preset’s box, js and wasm kernels alike;
+  // test/models/couzin-regimes.test.ts pins the states from a compact start in open space)
+  couzin: {
+    name: 'couzin',
+    source: 'Couzin et al. 2002 (model couzin; docs/model.md “Couzin’s zones”)',
+    summary:
+      'Zones of repulsion, orientation (Δr_o 2) and attraction with a blind angle, a turn limit, constant speed and noise: a torus, the group milling about an empty core (in its 20³ box: seeds 1, 3, 4 mill, m ≈ 0.9; seed 2 leaves as a parallel group)',
+    params: couzinPreset(2),
+  },
+  'couzin-swarm': {
+    name: 'couzin-swarm',
+    source: 'Couzin et al. 2002 (model couzin; docs/model.md “Couzin’s zones”)',
+    summary:
+      'Couzin’s zones without a zone of orientation (Δr_o 0): a swarm, cohesive but neither polarized nor milling (p ≈ 0.15, m ≈ 0.1)',
+    params: couzinPreset(0),
+  },
+  'couzin-dynamic-parallel': {
+    name: 'couzin-dynamic-parallel',
+    source: 'Couzin et al. 2002 (model couzin; docs/model.md “Couzin’s zones”)',
+    summary:
+      'Couzin’s zones with Δr_o 5: a dynamic parallel group, moving together with a loose, changing heading (p ≈ 0.77, m ≈ 0.07)',
+    params: couzinPreset(5),
+  },
+  'couzin-highly-parallel': {
+    name: 'couzin-highly-parallel',
+    source: 'Couzin et al. 2002 (model couzin; docs/model.md “Couzin’s zones”)',
+    summary:
+      'Couzin’s zones with Δr_o 13: a highly parallel group, every heading aligned (p ≈ 0.9 in the box, 0.999 in open space; m ≈ 0.05)',
+    params: couzinPreset(13),
+  },
 };
+
+/**
+ * Couzin et al. 2002's Figure 1 parameters (r_r 1, Δr_a 14, α 270°, θ 40°/s, s 3, σ 0.05 rad,
+ * τ 0.1 s, N 100) with this Δr_o, in a 20³ box with bouncing walls (the paper's space is open): the
+ * default placement spreads the 100 agents over the box, close enough to gather into one group.
+ */
+function couzinPreset(orientationWidth: number): ParamsOverride {
+  return {
+    prey: 100,
+    dt: 0.1,
+    model: 'couzin',
+    couzin: {
+      repulsionRadius: 1,
+      orientationWidth,
+      attractionWidth: 14,
+      fieldOfView: 270,
+      turnRate: 40,
+      speed: 3,
+      noise: 0.05,
+    },
+    world: { x: 20, y: 20, z: 20, boundary: 'bounce' },
+  };
+}
 
 /** Look a preset up by name; `undefined` if there is none. */
 export function getPreset(name: string): Preset | undefined {

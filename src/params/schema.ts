@@ -58,12 +58,6 @@ function targetGroup(
  * z is the vertical axis (2D mode moves agents in the z = world.z / 2 plane).
  */
 export const schema = {
-  model: oneOf({
-    options: ['reynolds', 'vicsek'],
-    default: 'reynolds',
-    doc: 'reynolds: the rules below (separation, alignment, cohesion, steering, motion); vicsek: Vicsek et al. 1995, constant speed, the mean heading of the neighbours plus noise (the vicsek group; docs/model.md)',
-    added: '1.1',
-  }),
   prey: int({ default: 2000, min: 0, max: 1 << 24, doc: 'Number of prey agents', structural: true }),
   predators: int({ default: 0, min: 0, max: 4096, doc: 'Number of predator agents', structural: true }),
   dimensions: int({
@@ -81,6 +75,12 @@ export const schema = {
     structural: true,
   }),
   dt: num({ default: 1 / 60, min: 1e-6, max: 1, step: 0.001, doc: 'Fixed time step, seconds' }),
+  model: oneOf({
+    options: ['reynolds', 'vicsek', 'couzin'],
+    default: 'reynolds',
+    doc: 'reynolds: the steering rules below (separation, alignment, cohesion and the rest); vicsek: Vicsek et al. 1995, constant speed, the mean heading of the neighbours plus noise (the vicsek group); couzin: the zones of repulsion, orientation and attraction of Couzin et al. 2002 (the couzin group; prey only, predators chase as ever). docs/model.md',
+    added: '1.1',
+  }),
   world: {
     x: num({ default: 100, min: 1e-3, max: BIG, doc: 'World size along x' }),
     y: num({ default: 100, min: 1e-3, max: BIG, doc: 'World size along y' }),
@@ -314,6 +314,66 @@ export const schema = {
       doc: 'Repulsion: strength / d, pointing away from the line',
     }),
     killWidth: num({ default: 1, min: 0, max: BIG, doc: 'Predators within this distance of the line die' }),
+  },
+  // Couzin, Krause, James, Ruxton & Franks 2002 (docs/model.md "Couzin's zones"): read when
+  // model is 'couzin'. Defaults: the paper's Figure 1 with Δr_o = 2 (a torus from a swarm).
+  couzin: {
+    repulsionRadius: num({
+      default: 1,
+      min: 0,
+      max: BIG,
+      step: 0.1,
+      doc: 'r_r: neighbours closer than this are avoided, and then only they count (world units)',
+      added: '1.1',
+    }),
+    orientationWidth: num({
+      default: 2,
+      min: 0,
+      max: BIG,
+      step: 0.5,
+      doc: 'Δr_o: width of the zone of orientation beyond r_r, whose neighbours are aligned with (world units)',
+      added: '1.1',
+    }),
+    attractionWidth: num({
+      default: 14,
+      min: 0,
+      max: BIG,
+      step: 0.5,
+      doc: 'Δr_a: width of the zone of attraction beyond r_r + Δr_o, whose neighbours are approached (world units)',
+      added: '1.1',
+    }),
+    fieldOfView: num({
+      default: 270,
+      min: 0,
+      max: 360,
+      step: 1,
+      doc: 'α: field of perception in degrees, centred on the heading; neighbours in the blind cone behind are not seen, in any zone',
+      added: '1.1',
+    }),
+    turnRate: num({
+      default: 40,
+      min: 0,
+      max: BIG,
+      step: 1,
+      doc: 'θ: largest turn in degrees per second (θ·dt per step)',
+      added: '1.1',
+    }),
+    speed: num({
+      default: 3,
+      min: 0,
+      max: BIG,
+      step: 0.1,
+      doc: 's: constant speed (world units per second)',
+      added: '1.1',
+    }),
+    noise: num({
+      default: 0.05,
+      min: 0,
+      max: 10,
+      step: 0.01,
+      doc: 'σ: standard deviation in radians of the Gaussian angle the desired direction is turned by each step (3D: a wrapped Gaussian around it)',
+      added: '1.1',
+    }),
   },
   spatial: {
     search: oneOf({

@@ -163,6 +163,24 @@ export interface RuleConstants {
   readonly predTarget: boolean;
   /** The prey target, then the predator target: x, y, z, strength, radius each (the point moves in place: retarget). */
   readonly targets: Float64Array;
+  /** model is couzin: prey move by the zones. */
+  readonly couzin: boolean;
+  /** r_r². */
+  readonly couzinRepulsionR2: number;
+  /** (r_r + Δr_o)²: the zone of orientation’s outer radius, squared. */
+  readonly couzinOrientationR2: number;
+  /** (r_r + Δr_o + Δr_a)²: the zone of attraction’s outer radius, squared. */
+  readonly couzinAttractionR2: number;
+  /** cos(α / 2); -1 or less means no blind cone. */
+  readonly couzinFovCos: number;
+  /** cos(θ·dt), the turn per step at most π: a heading within this cosine of the desired one takes it. */
+  readonly couzinTurnCos: number;
+  /** sin(θ·dt), the turn per step at most π. */
+  readonly couzinTurnSin: number;
+  /** s: the constant speed. */
+  readonly couzinSpeed: number;
+  /** σ in radians. */
+  readonly couzinNoise: number;
   /** Obstacles, the laser, a prey target, the Vicsek model or any of the forms above not the default: prey take the general update (updateAgent; the wasm finish()), not the plain prey update. */
   readonly generalFinish: boolean;
   /** model "vicsek": every agent takes the Vicsek update instead of the rules. */
@@ -244,6 +262,15 @@ export function deriveConstants(p: Params, predatorsPresent: boolean): RuleConst
     preyTarget: p.preyTarget.enabled,
     predTarget: p.predatorTarget.enabled,
     targets: targetList(p),
+    couzin: p.model === 'couzin',
+    couzinRepulsionR2: sq(p.couzin.repulsionRadius),
+    couzinOrientationR2: sq(p.couzin.repulsionRadius + p.couzin.orientationWidth),
+    couzinAttractionR2: sq(p.couzin.repulsionRadius + p.couzin.orientationWidth + p.couzin.attractionWidth),
+    couzinFovCos: fovCosine(p.couzin.fieldOfView),
+    couzinTurnCos: Math.cos(Math.min(Math.PI, ((p.couzin.turnRate * Math.PI) / 180) * p.dt)),
+    couzinTurnSin: Math.sin(Math.min(Math.PI, ((p.couzin.turnRate * Math.PI) / 180) * p.dt)),
+    couzinSpeed: p.couzin.speed,
+    couzinNoise: p.couzin.noise,
     generalFinish: p.model === 'vicsek' || p.obstacles.length > 0 || p.laser.enabled || p.preyTarget.enabled || p.separation.reduce === 'sum' || !p.steering.limitEach || p.steering.desiredLength === 'unit' || p.motion.integration !== 'acceleration' || p.motion.speedLimit === 'ramp' || p.motion.drag > 0,
     vicsek: p.model === 'vicsek',
     vicsekSpeed: p.vicsek.speed,

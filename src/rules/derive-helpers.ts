@@ -55,9 +55,14 @@ export function flockRadius(p: Params): number {
   return Math.max(p.separation.radius, p.alignment.radius, p.cohesion.radius);
 }
 
+/** The outer radius of Couzin's zone of attraction: r_r + Δr_o + Δr_a. */
+export function couzinReach(p: Params): number {
+  return p.couzin.repulsionRadius + p.couzin.orientationWidth + p.couzin.attractionWidth;
+}
+
 /** Largest radius a prey agent scans for (flocking, and fleeing/killing when predators exist). */
 export function preyReach(p: Params, predatorsPresent: boolean): number {
-  const flock = flockRadius(p);
+  const flock = p.model === 'couzin' ? couzinReach(p) : flockRadius(p);
   return predatorsPresent ? Math.max(flock, p.flee.radius, p.predator.killRadius) : flock;
 }
 

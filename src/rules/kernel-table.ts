@@ -221,6 +221,59 @@ export const kernelConstants: readonly KernelConstant[] = [
     doc: 'The prey target, then the predator target: x, y, z, strength, radius each (the point moves in place: retarget).',
     derive: 'targetList(p)',
   },
+  // Couzin et al. 2002's zones (model 'couzin'; docs/model.md "Couzin's zones"): the prey's
+  // update of src/backends/cpu/couzin-update.ts. Angles reach the kernels as cosines and sines
+  // computed here in float64, so no kernel evaluates a trigonometric function of a parameter.
+  {
+    name: 'couzin',
+    kind: 'bool',
+    doc: 'model is couzin: prey move by the zones.',
+    derive: "p.model === 'couzin'",
+  },
+  {
+    name: 'couzinRepulsionR2',
+    kind: 'f64',
+    doc: 'r_r².',
+    derive: 'sq(p.couzin.repulsionRadius)',
+    gpu: 'f32sq(p.couzin.repulsionRadius)',
+  },
+  {
+    name: 'couzinOrientationR2',
+    kind: 'f64',
+    doc: '(r_r + Δr_o)²: the zone of orientation’s outer radius, squared.',
+    derive: 'sq(p.couzin.repulsionRadius + p.couzin.orientationWidth)',
+    gpu: 'f32sq(p.couzin.repulsionRadius + p.couzin.orientationWidth)',
+  },
+  {
+    name: 'couzinAttractionR2',
+    kind: 'f64',
+    doc: '(r_r + Δr_o + Δr_a)²: the zone of attraction’s outer radius, squared.',
+    derive: 'sq(p.couzin.repulsionRadius + p.couzin.orientationWidth + p.couzin.attractionWidth)',
+    gpu: 'f32sq(p.couzin.repulsionRadius + p.couzin.orientationWidth + p.couzin.attractionWidth)',
+  },
+  {
+    name: 'couzinFovCos',
+    kind: 'f64',
+    doc: 'cos(α / 2); -1 or less means no blind cone.',
+    derive: 'fovCosine(p.couzin.fieldOfView)',
+    gpu: 'fovCosine(p.couzin.fieldOfView)',
+  },
+  {
+    name: 'couzinTurnCos',
+    kind: 'f64',
+    doc: 'cos(θ·dt), the turn per step at most π: a heading within this cosine of the desired one takes it.',
+    derive: 'Math.cos(Math.min(Math.PI, ((p.couzin.turnRate * Math.PI) / 180) * p.dt))',
+    gpu: 'Math.cos(Math.min(Math.PI, ((p.couzin.turnRate * Math.PI) / 180) * p.dt))',
+  },
+  {
+    name: 'couzinTurnSin',
+    kind: 'f64',
+    doc: 'sin(θ·dt), the turn per step at most π.',
+    derive: 'Math.sin(Math.min(Math.PI, ((p.couzin.turnRate * Math.PI) / 180) * p.dt))',
+    gpu: 'Math.sin(Math.min(Math.PI, ((p.couzin.turnRate * Math.PI) / 180) * p.dt))',
+  },
+  { name: 'couzinSpeed', kind: 'f64', doc: 's: the constant speed.', derive: 'p.couzin.speed' },
+  { name: 'couzinNoise', kind: 'f64', doc: 'σ in radians.', derive: 'p.couzin.noise' },
   {
     name: 'generalFinish',
     kind: 'bool',
@@ -386,6 +439,14 @@ export const wasmFSlots: readonly WasmSlot[] = [
   { name: 'vicsekNoise', write: 'c.vicsekNoise' },
   { name: 'vicsekCapBelow', write: 'c.vicsekCapBelow' },
   { name: 'vicsekCapAbove', write: 'c.vicsekCapAbove' },
+  { name: 'couzinRepulsionR2', write: 'c.couzinRepulsionR2' },
+  { name: 'couzinOrientationR2', write: 'c.couzinOrientationR2' },
+  { name: 'couzinAttractionR2', write: 'c.couzinAttractionR2' },
+  { name: 'couzinFovCos', write: 'c.couzinFovCos' },
+  { name: 'couzinTurnCos', write: 'c.couzinTurnCos' },
+  { name: 'couzinTurnSin', write: 'c.couzinTurnSin' },
+  { name: 'couzinSpeed', write: 'c.couzinSpeed' },
+  { name: 'couzinNoise', write: 'c.couzinNoise' },
 ];
 
 /** Slots reserved per block (the host lays its arrays out after them). */
@@ -426,4 +487,5 @@ export const wasmFlags: readonly { readonly name: string; readonly from: string;
   },
   { name: 'vicsekSelf', from: 'c.vicsekSelf', doc: 'Vicsek: the own heading is in the mean.' },
   { name: 'vicsekVectorial', from: 'c.vicsekVectorial', doc: 'Vicsek: vectorial noise.' },
+  { name: 'couzin', from: 'c.couzin', doc: 'model couzin: prey move by the zones (wasm/couzin.ts).' },
 ];

@@ -110,6 +110,14 @@ export const validParamObject: fc.Arbitrary<Record<string, unknown>> = fc
     for (const [i, f] of fields.entries()) setPath(o, f, values[i]);
     const m = o.motion as { minSpeed: number; maxSpeed: number };
     if (m.minSpeed > m.maxSpeed) [m.minSpeed, m.maxSpeed] = [m.maxSpeed, m.minSpeed];
+    // the Vicsek model has no predators, obstacles, laser or targets (src/params/vicsek-checks.ts)
+    if (o.model === 'vicsek') {
+      o.predators = 0;
+      o.obstacles = [];
+      (o.laser as { enabled: boolean }).enabled = false;
+      (o.preyTarget as { enabled: boolean }).enabled = false;
+      (o.predatorTarget as { enabled: boolean }).enabled = false;
+    }
     return o;
   });
 

@@ -88,7 +88,7 @@ describe('fuzz: parameter objects', () => {
             if (bad) assert.fail(`after ${k + 5} steps with ${f.info().kernel}: ${bad}`);
           }
         }),
-        { seed: FUZZ_SEED, numRuns: fuzzRuns(25, 0.01) },
+        { seed: FUZZ_SEED, numRuns: fuzzRuns(40, 0.01) },
       );
       console.log(`  workers reset fuzz: ${accepted} accepted, ${refused} refused`);
       assert.ok(accepted > 0);

@@ -9,6 +9,7 @@ import {
 import { SUM_ALI, SUM_COH, SUM_FLEE, SUM_SEP, SUMS } from '../../rules/scratch.ts';
 import { type Half, PREY } from '../../state/layout.ts';
 import { U2, U3, updateAgent } from './agent-update.ts';
+import { couzinPrey } from './couzin-update.ts';
 import { COINCIDENT_EPS, type StepContext } from './kernel.ts';
 import { plainPrey, updatePrey } from './prey-update.ts';
 
@@ -54,7 +55,9 @@ export function stepRange(k: StepContext, src: Half, dst: Half, begin: number, e
     lastCell = cell;
     lastKind = ki;
     // the neighbour sums go to s[SUMS..]
-    if (ki === PREY) {
+    if (ki === PREY && c.couzin)
+      couzinPrey(k, src, dst, i, nr, wrap, c.noiseKey[1] + c.noiseKey[2] * 2 ** 32);
+    else if (ki === PREY) {
       const killed = gatherPrey(k, src, i, nr, wrap);
       if (plain && !killed) updatePrey(c, s, s, SUMS, i, src, dst);
       else updateAgent(c, s, s, SUMS, i, src, dst, killed);

@@ -87,6 +87,7 @@ export class SweepPlan {
       !(c.fovCos > -1) &&
       !c.exclusiveZones && // (gathering only: the sweep's pairs know no zones)
       !c.vicsek && // (the Vicsek update gathers)
+      !c.couzin && // (Couzin's blind cone is not symmetric: gathering only)
       grid.rank === null &&
       grid.n[this.axis] > 1 &&
       !grid.needsMinimumImage(r[0], r[1], r[2]);

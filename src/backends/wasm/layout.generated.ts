@@ -4,7 +4,7 @@ import type { RuleConstants } from '../../rules/constants.ts';
 import { WORLD_BOUNDARY_PUSH, WORLD_BOUNDARY_TELEPORT, WORLD_BOUNDARY_WRAP } from '../../rules/constants.generated.ts';
 
 /** Hash of the slot layout below; the kernel binary reports the same (wasm/slots.ts) or is stale. */
-export const LAYOUT_VERSION = 1582783783;
+export const LAYOUT_VERSION = 303323625;
 
 /** Slot numbers of the WebAssembly kernel’s I (i32) block. */
 export const I = {
@@ -79,6 +79,14 @@ export const F = {
   vicsekNoise: 53,
   vicsekCapBelow: 54,
   vicsekCapAbove: 55,
+  couzinRepulsionR2: 56,
+  couzinOrientationR2: 57,
+  couzinAttractionR2: 58,
+  couzinFovCos: 59,
+  couzinTurnCos: 60,
+  couzinTurnSin: 61,
+  couzinSpeed: 62,
+  couzinNoise: 63,
 } as const;
 export const F_SLOTS = 64;
 
@@ -104,6 +112,7 @@ export const FLAG = {
   vicsek: 131072, // The Vicsek model: the finish takes vicsekFinish (wasm/vicsek.ts).
   vicsekSelf: 262144, // Vicsek: the own heading is in the mean.
   vicsekVectorial: 524288, // Vicsek: vectorial noise.
+  couzin: 1048576, // model couzin: prey move by the zones (wasm/couzin.ts).
 } as const;
 
 /** Write every slot the table derives from the rule constants (the rest are pointers and grid values). */
@@ -134,7 +143,8 @@ export function writeConstantSlots(c: RuleConstants, i32: Int32Array, f64: Float
     (c.predTarget ? FLAG.predTarget : 0) |
     (c.vicsek ? FLAG.vicsek : 0) |
     (c.vicsekSelf ? FLAG.vicsekSelf : 0) |
-    (c.vicsekVectorial ? FLAG.vicsekVectorial : 0);
+    (c.vicsekVectorial ? FLAG.vicsekVectorial : 0) |
+    (c.couzin ? FLAG.couzin : 0);
   i32[I.integration] = c.integration;
   i32[I.nObstacles] = c.nObstacles;
   i32[I.collision] = c.collision;
@@ -194,4 +204,12 @@ export function writeConstantSlots(c: RuleConstants, i32: Int32Array, f64: Float
   f64[F.vicsekNoise] = c.vicsekNoise;
   f64[F.vicsekCapBelow] = c.vicsekCapBelow;
   f64[F.vicsekCapAbove] = c.vicsekCapAbove;
+  f64[F.couzinRepulsionR2] = c.couzinRepulsionR2;
+  f64[F.couzinOrientationR2] = c.couzinOrientationR2;
+  f64[F.couzinAttractionR2] = c.couzinAttractionR2;
+  f64[F.couzinFovCos] = c.couzinFovCos;
+  f64[F.couzinTurnCos] = c.couzinTurnCos;
+  f64[F.couzinTurnSin] = c.couzinTurnSin;
+  f64[F.couzinSpeed] = c.couzinSpeed;
+  f64[F.couzinNoise] = c.couzinNoise;
 }

@@ -10,7 +10,7 @@
  * `step()` reads the result back into the state's front half; `stepGpuOnly()` + `readback()`
  * split the two, and `buffers()` exposes the GPU buffers so a renderer can draw from them.
  * `step(n)` and `stepGpuOnly(n)` encode all n steps in one command buffer: no host round trip
- * inside. Flocks whose 32-byte records pass the device's largest storage binding keep their
+ * inside (model couzin: one per step, its noise's step index written before each). Flocks whose 32-byte records pass the device's largest storage binding keep their
  * records in two 16-byte halves (the split layout, variant.ts); kernel variants for A/B runs on
  * GPUs (bench/gpu) are chosen with the internal `variant` option.
  */
@@ -109,7 +109,7 @@ export class WebGpuBackend implements Backend {
   private readonly forcedLimit: number | undefined;
   private readonly paramsBuf: GPUBuffer;
   private readonly gridBuf: GPUBuffer;
-  /** The step being computed, as Grid.stepLo/stepHi (the Vicsek model's noise). */
+  /** The step being computed, as Grid.stepLo/stepHi (the Vicsek and Couzin models' noise). */
   private readonly noiseStep = new Uint32Array(2);
   private readonly control: GPUBuffer;
   private readonly paramBytes = new ArrayBuffer(paramsLayout.byteLength);
@@ -512,8 +512,8 @@ export class WebGpuBackend implements Backend {
     if (n <= 0) return;
     const timer = this.timer;
     const timed = timer !== null && !timer.busy;
-    if (this.params.model === 'vicsek') {
-      // the noise is keyed by the step (Grid.stepLo/Hi): one submit per step, its step written
+    if (this.params.model === 'vicsek' || this.params.model === 'couzin') {
+      // the models' noise is keyed by the step (Grid.stepLo/Hi): one submit per step, its step written
       // before it (the queue keeps writes and submits in order)
       for (let k = 0; k < n; k++) {
         this.noiseStep[0] = this.gpuSteps >>> 0;

@@ -51,8 +51,12 @@ export function shaderSources(layout: AgentLayout = 'aos'): ShaderSources {
     s = {
       scan: WGSL.scan,
       grid: `${prelude}${gridAgentsWgsl(layout)}\n${WGSL.grid}`,
-      // (random.wgsl and vicsek.wgsl: the Vicsek model's noise and update)
-      step: `${prelude}${stepAgentsWgsl(layout)}\n${WGSL.random}\n${WGSL.vicsek}\n${WGSL.step}`,
+      // (random.wgsl, vicsek.wgsl and couzin.wgsl: the functions the step's model branches call)
+      step: `${prelude}${stepAgentsWgsl(layout)}
+${WGSL.random}
+${WGSL.vicsek}
+${WGSL.couzin}
+${WGSL.step}`,
       seed: `${WG_DECL}\n${layoutWgsl}\n${WGSL.agent}\n${seedAgentsWgsl(layout)}\n${WGSL.seed}`,
     };
     cached.set(layout, s);

@@ -11,7 +11,7 @@
 @group(0) @binding(1) var<uniform> G: Grid;
 @group(0) @binding(3) var<storage, read> cellStart: array<u32>;
 @group(0) @binding(5) var<storage, read> edges: array<f32>;
-@group(0) @binding(6) var<storage, read_write> control: array<u32>;
+@group(0) @binding(6) var<storage, read_write> control: array<u32>; // [0] agents
 
 fn falloffWeight(code: u32, d2: f32) -> f32 {
   if (code == SEPARATION_FALLOFF_NONE) { return 1.0; }
@@ -399,6 +399,8 @@ fn stepAgents(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
   // (the Vicsek model sums every neighbour's velocity once: falloff none)
   let aliFall = select(P.alignment_falloff, ALIGNMENT_FALLOFF_NONE, P.model == MODEL_VICSEK);
   let speedI = sqrt(dot(vi, vi));
+  let couzinOn = isPrey && P.model == MODEL_COUZIN; // prey of model couzin: couzin.wgsl
+  var zones = CouzinSums();
 
   let cx = i32(cellCoord(xi.x, G.invx, G.nx, G.edgeX));
   let cy = i32(cellCoord(xi.y, G.invy, G.ny, G.edgeY));
@@ -473,6 +475,10 @@ fn stepAgents(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
               d = U * sgn;
               d2 = COINCIDENT_EPS * COINCIDENT_EPS;
             }
+            if (couzinOn) {
+              couzinAdd(&zones, d, d2, vi, speedI, srcVel(j));
+              continue;
+            }
             if (useFov && speedI > 0.0 && dot(d, vi) < fovCos * sqrt(d2) * speedI) { continue; }
             if (d2 < r2.x) {
               sep = sep - d * falloffWeight(P.separation_falloff, d2);
@@ -506,6 +512,13 @@ fn stepAgents(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
     var sv = array<vec3<f32>, 2>(xi + nv * P.dt, nv);
     applyWalls(&sv, L, dims2);
     writeDst(i, sv[0], sv[1], idI, ki | (1u << 8u));
+    return;
+  }
+  if (couzinOn) {
+    let cv = couzinVelocity(zones, vi, U, idI, G.stepLo, G.stepHi, dims2);
+    var cs = array<vec3<f32>, 2>(xi + cv * P.dt, cv);
+    applyWalls(&cs, L, dims2);
+    writeDst(i, cs[0], cs[1], idI, ki | (select(1u, 0u, killed) << 8u));
     return;
   }
 
