@@ -4,7 +4,7 @@
 // flag bits (the host side: src/backends/wasm/layout.generated.ts).
 
 /** Layout version: a hash of this layout (the host checks it). */
-export const LAYOUT_VERSION: i32 = 695925596;
+export const LAYOUT_VERSION: i32 = 1866616443;
 
 // I block (i32 slots)
 export const I_PX: i32 = 0; // src px py pz vx vy vz id kind; 8 slots
@@ -35,6 +35,7 @@ export const I_RANK: i32 = 45; // Morton order: the grid’s u32 rank table (lin
 export const I_OBSTACLES: i32 = 46; // The obstacles: f64 x, y, z, r each (the host writes them).
 export const I_N_OBSTACLES: i32 = 47;
 export const I_COLLISION: i32 = 48; // stay 0, retreat 1
+export const I_NEIGHBOURS_K: i32 = 49; // Topological neighbours: k (0: metric neighbours).
 export const I_SLOTS: i32 = 64;
 
 // F block (f64 slots)
@@ -71,6 +72,7 @@ export const F_LASER_STRENGTH: i32 = 39;
 export const F_LASER_KILL2: i32 = 40;
 export const F_DRAG: i32 = 41; // Linear drag per second (0: none).
 export const F_TARGET: i32 = 42; // prey target x y z strength radius, then the predators’; 10 slots
+export const F_NEIGHBOURS_MAX_R2: i32 = 52; // Topological neighbours: d² below this (Infinity: no limit).
 export const F_SLOTS: i32 = 64;
 
 // flag bits

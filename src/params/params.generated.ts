@@ -300,6 +300,27 @@ export interface Params {
      */
     weight: number;
   };
+  /** The neighbours group: kind, k, maxRadius. */
+  neighbours: {
+    /**
+     * metric: each rule sees every neighbour within its radius; topological: the rules see the k nearest agents (ties by id), within maxRadius if set (Ballerini et al. 2008; docs/model.md "Topological neighbours").
+     *
+     * One of "metric", "topological"; default `"metric"`.
+     */
+    kind: "metric" | "topological";
+    /**
+     * Topological: how many nearest neighbours each agent interacts with (starlings: 6–7).
+     *
+     * A whole number from 1 to 64; default `7`.
+     */
+    k: number;
+    /**
+     * Topological: neighbours count only closer than this (0: no limit).
+     *
+     * A number from 0 to 1000000; default `0`.
+     */
+    maxRadius: number;
+  };
   /** The preyTarget group: enabled, x, y, z, strength, radius. */
   preyTarget: {
     /**
@@ -537,6 +558,8 @@ export interface ParamsOverride {
   predator?: Partial<Params['predator']>;
   /** The flee group: any of radius, weight. */
   flee?: Partial<Params['flee']>;
+  /** The neighbours group: any of kind, k, maxRadius. */
+  neighbours?: Partial<Params['neighbours']>;
   /** The preyTarget group: any of enabled, x, y, z, strength, radius. */
   preyTarget?: Partial<Params['preyTarget']>;
   /** The predatorTarget group: any of enabled, x, y, z, strength, radius. */

@@ -157,6 +157,12 @@ export interface RuleConstants {
   readonly predTarget: boolean;
   /** The prey target, then the predator target: x, y, z, strength, radius each (the point moves in place: retarget). */
   readonly targets: Float64Array;
+  /** The rules see the k nearest agents (neighbours.kind "topological"), not those within their radii. */
+  readonly neighboursTopological: boolean;
+  /** Topological: how many nearest neighbours. */
+  readonly neighboursK: number;
+  /** Topological: a neighbour counts only at d² below this (Infinity: no limit). */
+  readonly neighboursMaxR2: number;
   /** Obstacles, the laser, a prey target or any of the forms above not the default: prey take the general update (updateAgent; the wasm finish()), not the plain prey update. */
   readonly generalFinish: boolean;
 }
@@ -222,6 +228,9 @@ export function deriveConstants(p: Params, predatorsPresent: boolean): RuleConst
     preyTarget: p.preyTarget.enabled,
     predTarget: p.predatorTarget.enabled,
     targets: targetList(p),
+    neighboursTopological: p.neighbours.kind === 'topological',
+    neighboursK: p.neighbours.k,
+    neighboursMaxR2: p.neighbours.maxRadius > 0 ? sq(p.neighbours.maxRadius) : Number.POSITIVE_INFINITY,
     generalFinish: p.obstacles.length > 0 || p.laser.enabled || p.preyTarget.enabled || p.separation.reduce === 'sum' || !p.steering.limitEach || p.steering.desiredLength === 'unit' || p.motion.integration !== 'acceleration' || p.motion.speedLimit === 'ramp' || p.motion.drag > 0,
   };
 }

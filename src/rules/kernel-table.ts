@@ -197,6 +197,27 @@ export const kernelConstants: readonly KernelConstant[] = [
     doc: 'The prey target, then the predator target: x, y, z, strength, radius each (the point moves in place: retarget).',
     derive: 'targetList(p)',
   },
+  // Topological neighbours (docs/model.md "Topological neighbours"): the k nearest, ties by id,
+  // found by the k-NN gather (src/backends/cpu/knn-gather.ts, wasm/knn.ts, knn.wgsl).
+  {
+    name: 'neighboursTopological',
+    kind: 'bool',
+    doc: 'The rules see the k nearest agents (neighbours.kind "topological"), not those within their radii.',
+    derive: "p.neighbours.kind === 'topological'",
+  },
+  {
+    name: 'neighboursK',
+    kind: 'i32',
+    doc: 'Topological: how many nearest neighbours.',
+    derive: 'p.neighbours.k',
+  },
+  {
+    name: 'neighboursMaxR2',
+    kind: 'f64',
+    doc: 'Topological: a neighbour counts only at d² below this (Infinity: no limit).',
+    derive: 'p.neighbours.maxRadius > 0 ? sq(p.neighbours.maxRadius) : Number.POSITIVE_INFINITY',
+    gpu: 'p.neighbours.maxRadius > 0 ? Math.min(f32sq(p.neighbours.maxRadius), 3.4e38) : 3.4e38',
+  },
   {
     name: 'generalFinish',
     kind: 'bool',
@@ -261,6 +282,11 @@ export const wasmISlots: readonly WasmSlot[] = [
   { name: 'obstacles', doc: 'The obstacles: f64 x, y, z, r each (the host writes them).' },
   { name: 'nObstacles', write: 'c.nObstacles' },
   { name: 'collision', doc: 'stay 0, retreat 1', write: 'c.collision' },
+  {
+    name: 'neighboursK',
+    doc: 'Topological neighbours: k (0: metric neighbours).',
+    write: 'c.neighboursTopological ? c.neighboursK : 0',
+  },
 ];
 
 /** The F block (f64 slots). */
@@ -307,6 +333,11 @@ export const wasmFSlots: readonly WasmSlot[] = [
     count: 10,
     doc: 'prey target x y z strength radius, then the predators’',
     write: Array.from({ length: 10 }, (_, k) => `c.targets[${k}]`),
+  },
+  {
+    name: 'neighboursMaxR2',
+    doc: 'Topological neighbours: d² below this (Infinity: no limit).',
+    write: 'c.neighboursMaxR2',
   },
 ];
 

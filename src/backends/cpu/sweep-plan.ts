@@ -86,6 +86,7 @@ export class SweepPlan {
       !c.predatorsPresent &&
       !(c.fovCos > -1) &&
       !c.exclusiveZones && // (gathering only: the sweep's pairs know no zones)
+      !c.neighboursTopological && // (gathering only: the k nearest are not a symmetric relation)
       grid.rank === null &&
       grid.n[this.axis] > 1 &&
       !grid.needsMinimumImage(r[0], r[1], r[2]);

@@ -4,7 +4,7 @@ import type { RuleConstants } from '../../rules/constants.ts';
 import { WORLD_BOUNDARY_PUSH, WORLD_BOUNDARY_TELEPORT, WORLD_BOUNDARY_WRAP } from '../../rules/constants.generated.ts';
 
 /** Hash of the slot layout below; the kernel binary reports the same (wasm/slots.ts) or is stale. */
-export const LAYOUT_VERSION = 695925596;
+export const LAYOUT_VERSION = 1866616443;
 
 /** Slot numbers of the WebAssembly kernel’s I (i32) block. */
 export const I = {
@@ -36,6 +36,7 @@ export const I = {
   obstacles: 46, // The obstacles: f64 x, y, z, r each (the host writes them).
   nObstacles: 47,
   collision: 48, // stay 0, retreat 1
+  neighboursK: 49, // Topological neighbours: k (0: metric neighbours).
 } as const;
 export const I_SLOTS = 64;
 
@@ -74,6 +75,7 @@ export const F = {
   laserKill2: 40,
   drag: 41, // Linear drag per second (0: none).
   target: 42, // prey target x y z strength radius, then the predators’; 10 slots
+  neighboursMaxR2: 52, // Topological neighbours: d² below this (Infinity: no limit).
 } as const;
 export const F_SLOTS = 64;
 
@@ -127,6 +129,7 @@ export function writeConstantSlots(c: RuleConstants, i32: Int32Array, f64: Float
   i32[I.integration] = c.integration;
   i32[I.nObstacles] = c.nObstacles;
   i32[I.collision] = c.collision;
+  i32[I.neighboursK] = c.neighboursTopological ? c.neighboursK : 0;
   f64[F.size] = c.size[0];
   f64[F.size + 1] = c.size[1];
   f64[F.size + 2] = c.size[2];
@@ -176,4 +179,5 @@ export function writeConstantSlots(c: RuleConstants, i32: Int32Array, f64: Float
   f64[F.target + 7] = c.targets[7];
   f64[F.target + 8] = c.targets[8];
   f64[F.target + 9] = c.targets[9];
+  f64[F.neighboursMaxR2] = c.neighboursMaxR2;
 }

@@ -15,6 +15,7 @@ export const derivedMembers = [
   { name: 'predVisionR2', type: 'f32', doc: "sq(p.predator.vision)" },
   { name: 'killR2', type: 'f32', doc: "sq(p.predator.killRadius)" },
   { name: 'fleeR2', type: 'f32', doc: "sq(p.flee.radius)" },
+  { name: 'neighboursMaxR2', type: 'f32', doc: "Topological: a neighbour counts only at d² below this (Infinity: no limit)." },
 ] as const;
 
 /** Their values, computed as the shader did (f32 arithmetic) so the bytes stay the same. */
@@ -27,6 +28,7 @@ export function derivedValues(p: Params): Record<string, number> {
     predVisionR2: f32sq(p.predator.vision),
     killR2: f32sq(p.predator.killRadius),
     fleeR2: f32sq(p.flee.radius),
+    neighboursMaxR2: p.neighbours.maxRadius > 0 ? Math.min(f32sq(p.neighbours.maxRadius), 3.4e38) : 3.4e38,
   };
 }
 
