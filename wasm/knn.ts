@@ -5,7 +5,7 @@
 // TypeScript search computes them, so both kernels find the same sets; the list is then written
 // to the gathering pass's neighbour list (float32, as listNeighbours writes it), nearest first.
 import { gf, gi, gp } from './blocks';
-import { coord } from './ranges';
+import { coord, nRanges } from './ranges';
 import { PREY } from './shared-constants';
 import {
   F_INV,
@@ -19,6 +19,7 @@ import {
   I_NEIGHBOURS_K,
   I_PREY_REACH,
   I_PX,
+  I_RANGES,
   I_RANK,
   I_WRAP,
 } from './slots';
@@ -34,6 +35,17 @@ const HID: usize = memory.data(4 * KNN_MAX, 4);
 const HJ: usize = memory.data(4 * KNN_MAX, 4);
 let count = 0;
 let kk = 0;
+// the search's inputs, set once per query (globals: no reload from the slot blocks per cell)
+let gPx: usize = 0;
+let gPy: usize = 0;
+let gPz: usize = 0;
+let gIds: usize = 0;
+let gKind: usize = 0;
+let gWrap = false;
+let gFlat = false;
+let gLx: f64 = 0;
+let gLy: f64 = 0;
+let gLz: f64 = 0;
 
 // per-query state, per axis (3 each): cell, cells, query's distance to its cell's faces, slack, width
 const QC: usize = memory.data(12, 4);
@@ -79,16 +91,32 @@ function offer(d2: f64, id: u32, j: i32): void {
 
 /** Test the agents of slots [s, e) (GridKnn.scan). */
 function scan(self: i32, s: i32, e: i32, x: f64, y: f64, z: f64, r2: f64, preyOnly: bool): void {
-  const px = gp(I_PX);
-  const py = gp(I_PX + 1);
-  const pz = gp(I_PX + 2);
-  const ids = gp(I_PX + 6);
-  const kind = gp(I_PX + 7);
-  const wrap = gi(I_WRAP) !== 0;
-  const flat = gi(I_DIMS2) !== 0;
-  const lx = gf(F_SIZE);
-  const ly = gf(F_SIZE + 1);
-  const lz = gf(F_SIZE + 2);
+  scanBand(self, s, e, x, y, z, r2, preyOnly, -1, Infinity);
+}
+
+/** scan, offering only the candidates with floor < d² ≤ ceiling. */
+function scanBand(
+  self: i32,
+  s: i32,
+  e: i32,
+  x: f64,
+  y: f64,
+  z: f64,
+  r2: f64,
+  preyOnly: bool,
+  floor: f64,
+  ceiling: f64,
+): void {
+  const px = gPx;
+  const py = gPy;
+  const pz = gPz;
+  const ids = gIds;
+  const kind = gKind;
+  const wrap = gWrap;
+  const flat = gFlat;
+  const lx = gLx;
+  const ly = gLy;
+  const lz = gLz;
   let limit = count === kk ? worst() : r2;
   for (let j = s; j < e; j++) {
     if (j === self) continue;
@@ -106,7 +134,7 @@ function scan(self: i32, s: i32, e: i32, x: f64, y: f64, z: f64, r2: f64, preyOn
       else if (dz < -lz / 2) dz += lz;
     }
     const d2 = dx * dx + dy * dy + dz * dz;
-    if (d2 > limit || d2 >= r2) continue;
+    if (d2 > limit || d2 >= r2 || d2 > ceiling || d2 <= floor) continue;
     offer(d2, load<u32>(ids + oj), j);
     if (count === kk) limit = worst();
   }
@@ -227,6 +255,16 @@ function search(i: i32, preyOnly: bool): i32 {
   count = 0;
   const r2 = gf(F_NEIGHBOURS_MAX_R2);
   const flat = gi(I_DIMS2) !== 0;
+  gPx = gp(I_PX);
+  gPy = gp(I_PX + 1);
+  gPz = gp(I_PX + 2);
+  gIds = gp(I_PX + 6);
+  gKind = gp(I_PX + 7);
+  gWrap = gi(I_WRAP) !== 0;
+  gFlat = flat;
+  gLx = gf(F_SIZE);
+  gLy = gf(F_SIZE + 1);
+  gLz = gf(F_SIZE + 2);
   const o4 = (<usize>i) << 2;
   const x = <f64>load<f32>(gp(I_PX) + o4);
   const y = <f64>load<f32>(gp(I_PX + 1) + o4);
@@ -245,8 +283,38 @@ function search(i: i32, preyOnly: bool): i32 {
     store<f64>(QABOVE + o8, cell - l > 0 ? cell - l : 0);
     store<f64>(QSLACK + o8, gf(F_SIZE + a) * SLACK);
   }
-  visitShell(i, 0, x, y, z, r2, preyOnly);
-  for (let s = 0; ; s++) {
+  // Shells 0 and 1 from the ranges the step computed for the agent's cell (ranges.ts, at the
+  // prey reach: one cell), as GridKnn's first pass; one by one where those ranges are not
+  // exactly shells 0 and 1 (a reach other than one cell, or a bounded axis of 3 cells or fewer,
+  // which cellRanges takes whole).
+  const nx = gi(I_N);
+  const ny = gi(I_N + 1);
+  const nz = gi(I_N + 2);
+  const wrap = gWrap;
+  const oneCell =
+    gi(I_PREY_REACH) === 1 &&
+    gi(I_PREY_REACH + 1) === 1 &&
+    gi(I_PREY_REACH + 2) === (flat ? 0 : 1) &&
+    (wrap || (nx > 3 && ny > 3 && (flat || nz > 3)));
+  let s = 0;
+  if (oneCell) {
+    // only the candidates within the distance every unvisited agent is beyond at first (the k-th
+    // usually is: fewer insertions into the list); the rest where fewer than k were
+    const b1 = unvisitedBound(1);
+    const ceiling = b1 < 0 ? Infinity : b1 * b1;
+    const rp = gp(I_RANGES);
+    for (let r = 0; r < nRanges; r++) {
+      const ra = rp + ((<usize>r) << 5);
+      scanBand(i, <i32>load<u32>(ra), <i32>load<u32>(ra, 4), x, y, z, r2, preyOnly, -1, ceiling);
+    }
+    if (count < kk && ceiling < r2)
+      for (let r = 0; r < nRanges; r++) {
+        const ra = rp + ((<usize>r) << 5);
+        scanBand(i, <i32>load<u32>(ra), <i32>load<u32>(ra, 4), x, y, z, r2, preyOnly, ceiling, Infinity);
+      }
+    s = 1;
+  } else visitShell(i, 0, x, y, z, r2, preyOnly);
+  for (; ; s++) {
     const bound = unvisitedBound(s);
     if (bound < 0) break; // every cell visited
     const b2 = bound * bound;
