@@ -55,6 +55,12 @@ const NOT_READ: Readonly<Record<string, { readonly families: readonly Family[]; 
     why: "the predators' reach in cells, computed on the host (cpu/kernel.ts reachInCells) for every kernel",
   },
   predatorsPresent: { families: ['wgsl'], why: 'the GPU reads every candidate’s kind: one path' },
+  neighboursTopological: {
+    families: ['wgsl'],
+    why: 'the webgpu backend refuses topological neighbours (not yet in WGSL)',
+  },
+  neighboursK: { families: ['wgsl'], why: 'as neighboursTopological' },
+  neighboursMaxR2: { families: ['wgsl'], why: 'as neighboursTopological' },
 };
 
 /** WGSL members of constants whose derivation does not name them (`obstacleQuads(p)`, …). */

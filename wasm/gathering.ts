@@ -9,6 +9,7 @@ import { finish, putSums } from './agent-update';
 import { gf, gi, gp } from './blocks';
 import { COUNTING, countAgent } from './counting';
 import { couzinPrey } from './couzin';
+import { knnList } from './knn';
 import { CD2, CX, CY, CZ, compact, separateCoincident, weight } from './lanes';
 import { cellRanges, coord, minImage, nRanges } from './ranges';
 import { PREY, SUM_ALI, SUM_COH, SUM_FLEE, SUM_SEP } from './shared-constants';
@@ -31,6 +32,7 @@ import {
   I_N,
   I_NB,
   I_NB_STRIDE,
+  I_NEIGHBOURS_K,
   I_PRED_REACH,
   I_PREY_REACH,
   I_PX,
@@ -54,6 +56,7 @@ export function step(begin: i32, end: i32): void {
   const nx = gi(I_N);
   const ny = gi(I_N + 1);
   setImage();
+  const topological = gi(I_NEIGHBOURS_K) > 0; // the k nearest (knn.ts), not those within reach
   let lastCell = -1;
   let lastKind = -1;
   for (let i = begin; i < end; i++) {
@@ -92,11 +95,13 @@ export function step(begin: i32, end: i32): void {
       continue;
     }
     if (ki === PREY) {
-      const n = listNeighbours(i, xi, yi, zi, px, py, pz, vx, vy, vz, kind, anyPredators);
+      const n = topological
+        ? knnList(i, anyPredators, gf(F_PREY_REACH2))
+        : listNeighbours(i, xi, yi, zi, px, py, pz, vx, vy, vz, kind, anyPredators);
       if (COUNTING) countRanges(n);
       killed = anyPredators && flee(n);
       if (!anyPredators) putSums(SUM_FLEE, ZERO, ZERO, ZERO, ZERO);
-      preyRules(i, n, uxi, uyi, uzi, speedI);
+      preyRules(i, n, uxi, uyi, uzi, speedI, topological);
     } else chase(xi, yi, zi, px, py, pz, kind, anyPredators);
     finish(i, ki, xi, yi, zi, uxi, uyi, uzi, speedI, killed);
   }
@@ -306,7 +311,7 @@ function flee(n: i32): bool {
  * predators left out (flee has them): coincident agents, the field of view, then separation,
  * alignment and cohesion, summed to SUMS.
  */
-function preyRules(i: i32, n: i32, uxi: f64, uyi: f64, uzi: f64, speedI: f64): void {
+function preyRules(i: i32, n: i32, uxi: f64, uyi: f64, uzi: f64, speedI: f64, topological: bool): void {
   const flags = gi(I_FLAGS);
   const anyPredators = (flags & PREDATORS) !== 0;
   const dims2 = gi(I_DIMS2) !== 0;
@@ -353,9 +358,13 @@ function preyRules(i: i32, n: i32, uxi: f64, uyi: f64, uzi: f64, speedI: f64): v
     }
     if (fovOn) valid = v128.andnot(valid, outsideView(dx, dy, dz, d2, vui, vuj, vuk, fovCos, vspeed));
     const ms = v128.and(valid, f32x4.lt(d2, sepR2));
-    let ma = v128.and(valid, f32x4.lt(d2, aliR2));
-    let mc = v128.and(valid, f32x4.lt(d2, cohR2));
-    if (exclusive) {
+    // topological: alignment and cohesion over every listed neighbour (docs/model.md)
+    let ma = topological ? valid : v128.and(valid, f32x4.lt(d2, aliR2));
+    let mc = topological ? valid : v128.and(valid, f32x4.lt(d2, cohR2));
+    if (exclusive && topological) {
+      ma = v128.andnot(ma, f32x4.lt(d2, sepR2));
+      mc = v128.andnot(mc, f32x4.lt(d2, sepR2));
+    } else if (exclusive) {
       // steering.zones "exclusive": a neighbour counts for its innermost zone only
       ma = v128.andnot(ma, f32x4.lt(d2, sepR2));
       mc = v128.andnot(mc, v128.or(f32x4.lt(d2, sepR2), f32x4.lt(d2, aliR2)));

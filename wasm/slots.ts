@@ -4,7 +4,7 @@
 // flag bits (the host side: src/backends/wasm/layout.generated.ts).
 
 /** Layout version: a hash of this layout (the host checks it). */
-export const LAYOUT_VERSION: i32 = 303323625;
+export const LAYOUT_VERSION: i32 = 1365215628;
 
 // I block (i32 slots)
 export const I_PX: i32 = 0; // src px py pz vx vy vz id kind; 8 slots
@@ -36,6 +36,7 @@ export const I_OBSTACLES: i32 = 46; // The obstacles: f64 x, y, z, r each (the h
 export const I_N_OBSTACLES: i32 = 47;
 export const I_COLLISION: i32 = 48; // stay 0, retreat 1
 export const I_NOISE_KEY: i32 = 49; // the noise stream’s seed and step (low, high word): u32s; 3 slots
+export const I_NEIGHBOURS_K: i32 = 52; // Topological neighbours: k (0: metric neighbours).
 export const I_SLOTS: i32 = 64;
 
 // F block (f64 slots)
@@ -84,7 +85,8 @@ export const F_COUZIN_TURN_COS: i32 = 60;
 export const F_COUZIN_TURN_SIN: i32 = 61;
 export const F_COUZIN_SPEED: i32 = 62;
 export const F_COUZIN_NOISE: i32 = 63;
-export const F_SLOTS: i32 = 64;
+export const F_NEIGHBOURS_MAX_R2: i32 = 64; // Topological neighbours: d² below this (Infinity: no limit).
+export const F_SLOTS: i32 = 96;
 
 // flag bits
 export const SEP_NORM: i32 = 1;

@@ -339,6 +339,27 @@ export interface Params {
      */
     includeSelf: boolean;
   };
+  /** The neighbours group: kind, k, maxRadius. */
+  neighbours: {
+    /**
+     * metric: each rule sees every neighbour within its radius; topological: the rules see the k nearest agents (ties by id), within maxRadius if set (Ballerini et al. 2008; docs/model.md "Topological neighbours").
+     *
+     * One of "metric", "topological"; default `"metric"`.
+     */
+    kind: "metric" | "topological";
+    /**
+     * Topological: how many nearest neighbours each agent interacts with (starlings: 6–7).
+     *
+     * A whole number from 1 to 64; default `7`.
+     */
+    k: number;
+    /**
+     * Topological: neighbours count only closer than this (0: no limit).
+     *
+     * A number from 0 to 1000000; default `0`.
+     */
+    maxRadius: number;
+  };
   /** The preyTarget group: enabled, x, y, z, strength, radius. */
   preyTarget: {
     /**
@@ -629,6 +650,8 @@ export interface ParamsOverride {
   flee?: Partial<Params['flee']>;
   /** The vicsek group: any of speed, radius, noise, noiseKind, includeSelf. */
   vicsek?: Partial<Params['vicsek']>;
+  /** The neighbours group: any of kind, k, maxRadius. */
+  neighbours?: Partial<Params['neighbours']>;
   /** The preyTarget group: any of enabled, x, y, z, strength, radius. */
   preyTarget?: Partial<Params['preyTarget']>;
   /** The predatorTarget group: any of enabled, x, y, z, strength, radius. */

@@ -280,6 +280,29 @@ export const schema = {
       added: '1.1',
     }),
   },
+  neighbours: {
+    kind: oneOf({
+      options: ['metric', 'topological'],
+      default: 'metric',
+      doc: 'metric: each rule sees every neighbour within its radius; topological: the rules see the k nearest agents (ties by id), within maxRadius if set (Ballerini et al. 2008; docs/model.md "Topological neighbours")',
+      added: '1.1',
+    }),
+    k: int({
+      default: 7,
+      min: 1,
+      max: 64,
+      doc: 'Topological: how many nearest neighbours each agent interacts with (starlings: 6–7)',
+      added: '1.1',
+    }),
+    maxRadius: num({
+      default: 0,
+      min: 0,
+      max: BIG,
+      step: 0.5,
+      doc: 'Topological: neighbours count only closer than this (0: no limit)',
+      added: '1.1',
+    }),
+  },
   preyTarget: targetGroup('prey', 'motion.maxSpeed', 'steering.maxForce', 1, 10),
   // a predator adds the target to its chase of the prey it sees: 3 lets the target lead
   // (a pointer at 6 units/s is followed within 1.5 units through the default flock)

@@ -181,6 +181,12 @@ export interface RuleConstants {
   readonly couzinSpeed: number;
   /** σ in radians. */
   readonly couzinNoise: number;
+  /** The rules see the k nearest agents (neighbours.kind "topological"), not those within their radii. */
+  readonly neighboursTopological: boolean;
+  /** Topological: how many nearest neighbours. */
+  readonly neighboursK: number;
+  /** Topological: a neighbour counts only at d² below this (Infinity: no limit). */
+  readonly neighboursMaxR2: number;
   /** Obstacles, the laser, a prey target, the Vicsek model or any of the forms above not the default: prey take the general update (updateAgent; the wasm finish()), not the plain prey update. */
   readonly generalFinish: boolean;
   /** model "vicsek": every agent takes the Vicsek update instead of the rules. */
@@ -271,6 +277,9 @@ export function deriveConstants(p: Params, predatorsPresent: boolean): RuleConst
     couzinTurnSin: Math.sin(Math.min(Math.PI, ((p.couzin.turnRate * Math.PI) / 180) * p.dt)),
     couzinSpeed: p.couzin.speed,
     couzinNoise: p.couzin.noise,
+    neighboursTopological: p.neighbours.kind === 'topological',
+    neighboursK: p.neighbours.k,
+    neighboursMaxR2: p.neighbours.maxRadius > 0 ? sq(p.neighbours.maxRadius) : Number.POSITIVE_INFINITY,
     generalFinish: p.model === 'vicsek' || p.obstacles.length > 0 || p.laser.enabled || p.preyTarget.enabled || p.separation.reduce === 'sum' || !p.steering.limitEach || p.steering.desiredLength === 'unit' || p.motion.integration !== 'acceleration' || p.motion.speedLimit === 'ramp' || p.motion.drag > 0,
     vicsek: p.model === 'vicsek',
     vicsekSpeed: p.vicsek.speed,

@@ -62,8 +62,24 @@ export function couzinReach(p: Params): number {
 
 /** Largest radius a prey agent scans for (flocking, and fleeing/killing when predators exist). */
 export function preyReach(p: Params, predatorsPresent: boolean): number {
-  const flock = p.model === 'couzin' ? couzinReach(p) : flockRadius(p);
+  const flock =
+    p.model === 'couzin' ? couzinReach(p) : p.neighbours.kind === 'topological' ? knnCell(p) : flockRadius(p);
   return predatorsPresent ? Math.max(flock, p.flee.radius, p.predator.killRadius) : flock;
+}
+
+/**
+ * Topological neighbours: the grid's cell width (the reach the k-NN search starts from), the
+ * radius holding k agents on average were the prey spread evenly over the world (a flock is
+ * denser: its k-th neighbour is nearer), at most maxRadius (nothing beyond it counts).
+ */
+export function knnCell(p: Params): number {
+  const n = Math.max(1, p.prey - 1);
+  const k = p.neighbours.k;
+  const r =
+    p.dimensions === 2
+      ? Math.sqrt((k * p.world.x * p.world.y) / (Math.PI * n))
+      : Math.cbrt((3 * k * p.world.x * p.world.y * p.world.z) / (4 * Math.PI * n));
+  return p.neighbours.maxRadius > 0 ? Math.min(r, p.neighbours.maxRadius) : r;
 }
 
 /** The targets as the kernels read them (c.targets): see src/rules/target.ts. */

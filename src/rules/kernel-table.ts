@@ -274,6 +274,27 @@ export const kernelConstants: readonly KernelConstant[] = [
   },
   { name: 'couzinSpeed', kind: 'f64', doc: 's: the constant speed.', derive: 'p.couzin.speed' },
   { name: 'couzinNoise', kind: 'f64', doc: 'σ in radians.', derive: 'p.couzin.noise' },
+  // Topological neighbours (docs/model.md "Topological neighbours"): the k nearest, ties by id,
+  // found by the k-NN gather (src/backends/cpu/knn-gather.ts, wasm/knn.ts, knn.wgsl).
+  {
+    name: 'neighboursTopological',
+    kind: 'bool',
+    doc: 'The rules see the k nearest agents (neighbours.kind "topological"), not those within their radii.',
+    derive: "p.neighbours.kind === 'topological'",
+  },
+  {
+    name: 'neighboursK',
+    kind: 'i32',
+    doc: 'Topological: how many nearest neighbours.',
+    derive: 'p.neighbours.k',
+  },
+  {
+    name: 'neighboursMaxR2',
+    kind: 'f64',
+    doc: 'Topological: a neighbour counts only at d² below this (Infinity: no limit).',
+    derive: 'p.neighbours.maxRadius > 0 ? sq(p.neighbours.maxRadius) : Number.POSITIVE_INFINITY',
+    gpu: 'p.neighbours.maxRadius > 0 ? Math.min(f32sq(p.neighbours.maxRadius), 3.4e38) : 3.4e38',
+  },
   {
     name: 'generalFinish',
     kind: 'bool',
@@ -388,6 +409,11 @@ export const wasmISlots: readonly WasmSlot[] = [
     doc: 'the noise stream’s seed and step (low, high word): u32s',
     write: ['c.noiseKey[0]', 'c.noiseKey[1]', 'c.noiseKey[2]'],
   },
+  {
+    name: 'neighboursK',
+    doc: 'Topological neighbours: k (0: metric neighbours).',
+    write: 'c.neighboursTopological ? c.neighboursK : 0',
+  },
 ];
 
 /** The F block (f64 slots). */
@@ -447,11 +473,16 @@ export const wasmFSlots: readonly WasmSlot[] = [
   { name: 'couzinTurnSin', write: 'c.couzinTurnSin' },
   { name: 'couzinSpeed', write: 'c.couzinSpeed' },
   { name: 'couzinNoise', write: 'c.couzinNoise' },
+  {
+    name: 'neighboursMaxR2',
+    doc: 'Topological neighbours: d² below this (Infinity: no limit).',
+    write: 'c.neighboursMaxR2',
+  },
 ];
 
 /** Slots reserved per block (the host lays its arrays out after them). */
 export const WASM_I_SLOTS = 64;
-export const WASM_F_SLOTS = 64;
+export const WASM_F_SLOTS = 96;
 
 /** Bits of the I block's `flags` slot, lowest first: name and the `c` expression that sets it. */
 export const wasmFlags: readonly { readonly name: string; readonly from: string; readonly doc?: string }[] = [

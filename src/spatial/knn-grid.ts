@@ -11,7 +11,7 @@
  * of the cell with key k are the slots cellStart[k] .. cellStart[k + 1]) and changes neither;
  * allocates nothing per query (the hits and this object's few fields are reused).
  */
-import type { Half } from '../state/layout.ts';
+import { type Half, PREY } from '../state/layout.ts';
 import type { UniformGrid } from './grid.ts';
 import { type KnnHits, knnLimit } from './knn.ts';
 
@@ -50,6 +50,8 @@ export class GridKnn {
    * inlined are boxed on the heap: measured, a fifth of the search's time went to the collector).
    */
   private readonly query = new Float64Array(6);
+  /** Offer prey only (predators are no one's topological neighbours; the step kernels set it). */
+  preyOnly = false;
   /** The first pass's cell ranges (UniformGrid.cellRanges at reach 1: at most 27). */
   private readonly ranges = new Int32Array(2 * 27);
 
@@ -66,7 +68,14 @@ export class GridKnn {
     hits: KnnHits,
     maxRadius = Number.POSITIVE_INFINITY,
   ): number {
-    const r2 = knnLimit(k, maxRadius, hits);
+    return this.searchWithin(grid, h, self, hits, knnLimit(k, maxRadius, hits));
+  }
+
+  /**
+   * As {@link search}, for a KnnHits already reset to its k and the squared radius `r2`
+   * (Infinity for none): the step kernels' form, which take r2 from the constant table.
+   */
+  searchWithin(grid: UniformGrid, h: Half, self: number, hits: KnnHits, r2: number): number {
     const x = h.px[self];
     const y = h.py[self];
     const z = grid.dimensions === 2 ? 0 : h.pz[self];
@@ -230,7 +239,8 @@ export class GridKnn {
     const z = q[2];
     const r2 = q[3];
     this.candidates += end - start - (self >= start && self < end ? 1 : 0);
-    const { px, py, pz, id } = h;
+    const { px, py, pz, id, kind } = h;
+    const preyOnly = this.preyOnly;
     const wrap = grid.wrap;
     const flat = grid.dimensions === 2;
     const lx = grid.size[0];
@@ -241,7 +251,7 @@ export class GridKnn {
     const ceiling = q[5];
     let limit = hits.full() ? hits.worst() : r2;
     for (let j = start; j < end; j++) {
-      if (j === self) continue;
+      if (j === self || (preyOnly && kind[j] !== PREY)) continue;
       let dx = px[j] - x;
       let dy = py[j] - y;
       let dz = flat ? 0 : pz[j] - z;

@@ -6,7 +6,7 @@
  * slot, for a state holding one id twice), so every backend can be held to the same answer.
  * A neighbour counts within `maxRadius` when d² < maxRadius² (the metric kernels' test).
  */
-import type { Half } from '../state/layout.ts';
+import { type Half, PREY } from '../state/layout.ts';
 
 /** The world a search measures distances in (a UniformGrid carries the same fields). */
 export interface KnnWorld {
@@ -119,7 +119,7 @@ export function knnLimit(k: number, maxRadius: number, hits: KnnHits): number {
 
 /**
  * The oracle: the k nearest live agents of `h[0 .. count)` to agent `self` (which is left out),
- * within `maxRadius`, by testing every agent. Fills `hits`; returns the number found (< k when
+ * within `maxRadius` (prey only where `preyOnly`), by testing every agent. Fills `hits`; returns the number found (< k when
  * fewer agents lie within the radius).
  */
 export function knnAllPairs(
@@ -130,13 +130,14 @@ export function knnAllPairs(
   k: number,
   hits: KnnHits,
   maxRadius = Number.POSITIVE_INFINITY,
+  preyOnly = false,
 ): number {
   const r2 = knnLimit(k, maxRadius, hits);
   const x = h.px[self];
   const y = h.py[self];
   const z = h.pz[self];
   for (let j = 0; j < count; j++) {
-    if (j === self || h.alive[j] === 0) continue;
+    if (j === self || h.alive[j] === 0 || (preyOnly && h.kind[j] !== PREY)) continue;
     const d2 = knnDistance2(h, j, x, y, z, w);
     if (d2 < r2) hits.offer(d2, h.id[j], j);
   }

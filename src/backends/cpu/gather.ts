@@ -226,7 +226,7 @@ function gatherPrey(k: StepContext, src: Half, i: number, nr: number, wrap: bool
  * The gathering kernel's sums of predator i: the prey it sees (the chase, in the cohesion sum;
  * the other sums are zero), as {@link gatherPrey}.
  */
-function gatherPredator(k: StepContext, src: Half, i: number, nr: number, wrap: boolean): void {
+export function gatherPredator(k: StepContext, src: Half, i: number, nr: number, wrap: boolean): void {
   const { c, scratch } = k;
   const { px, py, pz, kind } = src;
   const { ranges, shifts } = scratch;
@@ -278,7 +278,7 @@ function gatherPredator(k: StepContext, src: Half, i: number, nr: number, wrap: 
 }
 
 /** One neighbour sum (x, y, z, count) into the scratch's sums. */
-function putSum(s: Float64Array, sum: number, x: number, y: number, z: number, n: number): void {
+export function putSum(s: Float64Array, sum: number, x: number, y: number, z: number, n: number): void {
   s[SUMS + sum] = x;
   s[SUMS + sum + 1] = y;
   s[SUMS + sum + 2] = z;

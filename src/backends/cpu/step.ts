@@ -6,6 +6,7 @@ import { type FlockState, type Half, PREDATOR } from '../../state/layout.ts';
 import { WASM_SLOT_BYTES, type WasmKernel } from '../wasm/kernel.ts';
 import { stepRange } from './gather.ts';
 import { createScratch, type KernelScratch, reachInCells, type StepContext } from './kernel.ts';
+import { stepRangeKnn } from './knn-gather.ts';
 import { plainPrey } from './prey-update.ts';
 import { SymmetricSweep } from './symmetric.ts';
 
@@ -178,7 +179,8 @@ export class CpuStep implements StepContext {
     }
     // the TypeScript sweep and gathering give the same bytes: each share may decide alone
     this.symmetric = sweep.run(this, src, dst, count, begin, end);
-    if (!this.symmetric) stepRange(this, src, dst, begin, end);
+    if (!this.symmetric)
+      (this.c.neighboursTopological ? stepRangeKnn : stepRange)(this, src, dst, begin, end);
     return false;
   }
 

@@ -88,6 +88,7 @@ export class SweepPlan {
       !c.exclusiveZones && // (gathering only: the sweep's pairs know no zones)
       !c.vicsek && // (the Vicsek update gathers)
       !c.couzin && // (Couzin's blind cone is not symmetric: gathering only)
+      !c.neighboursTopological && // (gathering only: the k nearest are not a symmetric relation)
       grid.rank === null &&
       grid.n[this.axis] > 1 &&
       !grid.needsMinimumImage(r[0], r[1], r[2]);

@@ -4,7 +4,7 @@ import type { RuleConstants } from '../../rules/constants.ts';
 import { WORLD_BOUNDARY_PUSH, WORLD_BOUNDARY_TELEPORT, WORLD_BOUNDARY_WRAP } from '../../rules/constants.generated.ts';
 
 /** Hash of the slot layout below; the kernel binary reports the same (wasm/slots.ts) or is stale. */
-export const LAYOUT_VERSION = 303323625;
+export const LAYOUT_VERSION = 1365215628;
 
 /** Slot numbers of the WebAssembly kernel’s I (i32) block. */
 export const I = {
@@ -37,6 +37,7 @@ export const I = {
   nObstacles: 47,
   collision: 48, // stay 0, retreat 1
   noiseKey: 49, // the noise stream’s seed and step (low, high word): u32s; 3 slots
+  neighboursK: 52, // Topological neighbours: k (0: metric neighbours).
 } as const;
 export const I_SLOTS = 64;
 
@@ -87,8 +88,9 @@ export const F = {
   couzinTurnSin: 61,
   couzinSpeed: 62,
   couzinNoise: 63,
+  neighboursMaxR2: 64, // Topological neighbours: d² below this (Infinity: no limit).
 } as const;
-export const F_SLOTS = 64;
+export const F_SLOTS = 96;
 
 /** Bits of the `flags` slot. */
 export const FLAG = {
@@ -151,6 +153,7 @@ export function writeConstantSlots(c: RuleConstants, i32: Int32Array, f64: Float
   i32[I.noiseKey] = c.noiseKey[0];
   i32[I.noiseKey + 1] = c.noiseKey[1];
   i32[I.noiseKey + 2] = c.noiseKey[2];
+  i32[I.neighboursK] = c.neighboursTopological ? c.neighboursK : 0;
   f64[F.size] = c.size[0];
   f64[F.size + 1] = c.size[1];
   f64[F.size + 2] = c.size[2];
@@ -212,4 +215,5 @@ export function writeConstantSlots(c: RuleConstants, i32: Int32Array, f64: Float
   f64[F.couzinTurnSin] = c.couzinTurnSin;
   f64[F.couzinSpeed] = c.couzinSpeed;
   f64[F.couzinNoise] = c.couzinNoise;
+  f64[F.neighboursMaxR2] = c.neighboursMaxR2;
 }

@@ -21,6 +21,7 @@ export const derivedMembers = [
   { name: 'couzinFovCos', type: 'f32', doc: "cos(α / 2); -1 or less means no blind cone." },
   { name: 'couzinTurnCos', type: 'f32', doc: "cos(θ·dt), the turn per step at most π: a heading within this cosine of the desired one takes it." },
   { name: 'couzinTurnSin', type: 'f32', doc: "sin(θ·dt), the turn per step at most π." },
+  { name: 'neighboursMaxR2', type: 'f32', doc: "Topological: a neighbour counts only at d² below this (Infinity: no limit)." },
   { name: 'vicsekCapBelow', type: 'f32', doc: "The 3D angular noise’s cap: 1 − cos(η/2) (src/random/counter.ts capBelow; the host’s float64 for every kernel)." },
   { name: 'vicsekCapAbove', type: 'f32', doc: "1 + cos(η/2) (capAbove)." },
 ] as const;
@@ -41,6 +42,7 @@ export function derivedValues(p: Params): Record<string, number> {
     couzinFovCos: fovCosine(p.couzin.fieldOfView),
     couzinTurnCos: Math.cos(Math.min(Math.PI, ((p.couzin.turnRate * Math.PI) / 180) * p.dt)),
     couzinTurnSin: Math.sin(Math.min(Math.PI, ((p.couzin.turnRate * Math.PI) / 180) * p.dt)),
+    neighboursMaxR2: p.neighbours.maxRadius > 0 ? Math.min(f32sq(p.neighbours.maxRadius), 3.4e38) : 3.4e38,
     vicsekCapBelow: capBelow(p.vicsek.noise),
     vicsekCapAbove: capAbove(p.vicsek.noise),
   };

@@ -1,0 +1,91 @@
+/**
+ * Topological neighbours in the WebAssembly kernel (wasm/knn.ts): one step from the same sorted
+ * state on both kernels agrees per agent within the stated tolerance (test/wasm/tolerance.ts) on
+ * random states (fast-check). The rules are set so that each neighbour moves the result far
+ * beyond that tolerance (alignment and cohesion of random velocities and offsets): a neighbour
+ * set that differed from the TypeScript kernel's — the all-pairs oracle's (knn-gather.test.ts) —
+ * would fail it.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import fc from 'fast-check';
+import { stepRangeKnn } from '../../src/backends/cpu/knn-gather.ts';
+import { WasmKernel } from '../../src/backends/wasm/kernel.ts';
+import { loadWasmModule } from '../../src/backends/wasm/loader.ts';
+import { mergeOverrides, resolveParams } from '../../src/params/validate.ts';
+import { FlockState } from '../../src/state/layout.ts';
+import { QUIET } from '../helpers.ts';
+import { sortedStep } from '../wasm/sorted.ts';
+import { assertWithinTolerance } from '../wasm/tolerance.ts';
+import { arbCase, paramsOf, stateOf } from './knn-cases.ts';
+
+describe('the WebAssembly kernel’s topological neighbours are the TypeScript kernel’s', () => {
+  test('one step on random states, k = 1..16, with and without maxRadius, with predators', async () => {
+    const kernel = await WasmKernel.create(await loadWasmModule());
+    fc.assert(
+      fc.property(
+        arbCase,
+        fc.integer({ min: 1, max: 16 }),
+        fc.option(fc.double({ min: 0.01, max: 0.8, noNaN: true }), { nil: undefined }),
+        fc.constantFrom('linear' as const, 'morton' as const),
+        fc.boolean(),
+        fc.boolean(),
+        (c, k, radiusFrac, order, exclusive, fov) => {
+          const maxRadius = radiusFrac === undefined ? 0 : radiusFrac * Math.max(...c.size);
+          const params = resolveParams(
+            paramsOf(
+              c,
+              mergeOverrides(
+                { ...QUIET, dt: 0.1 },
+                {
+                  neighbours: { kind: 'topological', k, maxRadius },
+                  spatial: { cellOrder: order },
+                  separation: { radius: 0.05 * Math.min(...c.size), weight: 0.5 },
+                  alignment: { weight: 1 },
+                  cohesion: { weight: 0.3 },
+                  steering: { zones: exclusive ? 'exclusive' : 'overlap' },
+                  motion: { fov: fov ? 270 : 360 },
+                  flee: { radius: 0.1 * Math.min(...c.size), weight: 1 },
+                },
+              ),
+            ),
+          );
+          const st = stateOf(c);
+          const { c: consts, grid, n, scratch } = sortedStep(params, st);
+          const js = FlockState.create(st.capacity).front;
+          const wasm = FlockState.create(st.capacity).front;
+          stepRangeKnn({ c: consts, grid, scratch }, st.back, js, 0, n);
+          // in two pieces, as two threads would
+          kernel.stepRange(consts, grid, st.back, wasm, n, 0, n >> 1, scratch);
+          kernel.stepRange(consts, grid, st.back, wasm, n, n >> 1, n, scratch);
+          assertWithinTolerance(js, wasm, n);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  test('the kernel reads the switch: topological and metric steps differ', async () => {
+    const kernel = await WasmKernel.create(await loadWasmModule());
+    const params = resolveParams({ prey: 400, neighbours: { kind: 'topological', k: 3 } });
+    const metric = resolveParams({ prey: 400 });
+    const results = [params, metric].map((p) => {
+      const st = FlockState.create(400);
+      const h = st.front;
+      for (let i = 0; i < 400; i++) {
+        h.px[i] = (i * 7.31) % 100;
+        h.py[i] = (i * 13.7) % 100;
+        h.pz[i] = (i * 29.3) % 100;
+        h.vx[i] = 1;
+        h.id[i] = i;
+        h.alive[i] = 1;
+      }
+      st.count = 400;
+      const { c, grid, n, scratch } = sortedStep(p, st);
+      const out = FlockState.create(400).front;
+      kernel.stepRange(c, grid, st.back, out, n, 0, n, scratch);
+      return Array.from(out.vy.subarray(0, n));
+    });
+    assert.notDeepEqual(results[0], results[1]);
+  });
+});
