@@ -50,6 +50,7 @@ export { counts } from './counting';
 export { step } from './gathering';
 export { scatter, scatterShare } from './scatter';
 export { sweep } from './symmetric';
+export { cullRuns } from './sweep-run';
 
 import { cellRanges, nRanges } from './ranges';
 
