@@ -86,30 +86,55 @@ function cellBox(c0: i32, c1: i32, px: usize, py: usize, pz: usize): void {
     boxHiX = boxHiY = boxHiZ = f32x4.splat(Infinity);
     return;
   }
-  let lx: f32 = Infinity;
-  let ly: f32 = Infinity;
-  let lz: f32 = Infinity;
-  let hx: f32 = -Infinity;
-  let hy: f32 = -Infinity;
-  let hz: f32 = -Infinity;
-  for (let i = c0; i < c1; i++) {
+  // four agents at a time, branch-free (a scalar min/max compiles to branches that the
+  // positions' order mispredicts); lanes past c1 and NaN lanes hold +∞ / −∞, which pmin/pmax
+  // pass over (pmin(a, b) is b < a ? b : a: a NaN b leaves a)
+  const lanes = i32x4(0, 1, 2, 3);
+  const inf = f32x4.splat(Infinity);
+  const ninf = f32x4.splat(-Infinity);
+  let vlx = inf;
+  let vly = inf;
+  let vlz = inf;
+  let vhx = ninf;
+  let vhy = ninf;
+  let vhz = ninf;
+  for (let i = c0; i < c1; i += 4) {
     const o = (<usize>i) << 2;
-    const x = load<f32>(px + o);
-    const y = load<f32>(py + o);
-    const z = load<f32>(pz + o);
-    lx = x < lx ? x : lx;
-    ly = y < ly ? y : ly;
-    lz = z < lz ? z : lz;
-    hx = x > hx ? x : hx;
-    hy = y > hy ? y : hy;
-    hz = z > hz ? z : hz;
+    const live = i32x4.lt_s(i32x4.add(i32x4.splat(i), lanes), i32x4.splat(c1));
+    const x = v128.load(px + o);
+    const y = v128.load(py + o);
+    const z = v128.load(pz + o);
+    vlx = f32x4.pmin(vlx, v128.bitselect(x, inf, live));
+    vly = f32x4.pmin(vly, v128.bitselect(y, inf, live));
+    vlz = f32x4.pmin(vlz, v128.bitselect(z, inf, live));
+    vhx = f32x4.pmax(vhx, v128.bitselect(x, ninf, live));
+    vhy = f32x4.pmax(vhy, v128.bitselect(y, ninf, live));
+    vhz = f32x4.pmax(vhz, v128.bitselect(z, ninf, live));
   }
+  const lx = lanesMin(vlx);
+  const ly = lanesMin(vly);
+  const lz = lanesMin(vlz);
+  const hx = lanesMax(vhx);
+  const hy = lanesMax(vhy);
+  const hz = lanesMax(vhz);
   boxLoX = f32x4.splat(lx);
   boxLoY = f32x4.splat(ly);
   boxLoZ = f32x4.splat(lz);
   boxHiX = f32x4.splat(hx);
   boxHiY = f32x4.splat(hy);
   boxHiZ = f32x4.splat(hz);
+}
+
+/** The least of four lanes (pmin: a NaN lane, never there, would be passed over). */
+function lanesMin(v: v128): f32 {
+  const m = f32x4.pmin(v, v128.shuffle<f32>(v, v, 2, 3, 0, 1));
+  return f32x4.extract_lane(f32x4.pmin(m, v128.shuffle<f32>(m, m, 1, 0, 3, 2)), 0);
+}
+
+/** The greatest of four lanes. */
+function lanesMax(v: v128): f32 {
+  const m = f32x4.pmax(v, v128.shuffle<f32>(v, v, 2, 3, 0, 1));
+  return f32x4.extract_lane(f32x4.pmax(m, v128.shuffle<f32>(m, m, 1, 0, 3, 2)), 0);
 }
 
 /**
@@ -187,6 +212,13 @@ function cullRange(
   const vsx = f32x4.splat(shx);
   const vsy = f32x4.splat(shy);
   const vsz = f32x4.splat(shz);
+  // the box in locals (globals are reloaded in every iteration)
+  const loX = boxLoX;
+  const loY = boxLoY;
+  const loZ = boxLoZ;
+  const hiX = boxHiX;
+  const hiY = boxHiY;
+  const hiZ = boxHiZ;
   for (let p = s; p < e; p += 4) {
     const op = (<usize>p) << 2;
     let x = v128.load(px + op);
@@ -199,9 +231,9 @@ function cullRange(
     }
     // the gap to the box per axis (pmax(a, b) is a < b ? b : a, one instruction; zero first, so
     // a NaN gap is 0: such a candidate is kept, as every candidate was)
-    const gx = f32x4.pmax(zero, f32x4.pmax(f32x4.sub(boxLoX, x), f32x4.sub(x, boxHiX)));
-    const gy = f32x4.pmax(zero, f32x4.pmax(f32x4.sub(boxLoY, y), f32x4.sub(y, boxHiY)));
-    const gz = f32x4.pmax(zero, f32x4.pmax(f32x4.sub(boxLoZ, z), f32x4.sub(z, boxHiZ)));
+    const gx = f32x4.pmax(zero, f32x4.pmax(f32x4.sub(loX, x), f32x4.sub(x, hiX)));
+    const gy = f32x4.pmax(zero, f32x4.pmax(f32x4.sub(loY, y), f32x4.sub(y, hiY)));
+    const gz = f32x4.pmax(zero, f32x4.pmax(f32x4.sub(loZ, z), f32x4.sub(z, hiZ)));
     const g2 = f32x4.add(f32x4.add(f32x4.mul(gx, gx), f32x4.mul(gy, gy)), f32x4.mul(gz, gz));
     // lanes past e left out
     const bits = i32x4.bitmask(f32x4.lt(g2, reach2)) & (15 >> max(0, p + 4 - e));
