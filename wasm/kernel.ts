@@ -49,6 +49,7 @@ export { heapBase } from './blocks';
 export { counts } from './counting';
 export { step } from './gathering';
 export { scatter, scatterShare } from './scatter';
+export { cullRuns } from './sweep-run';
 export { sweep } from './symmetric';
 
 import { cellRanges, nRanges } from './ranges';

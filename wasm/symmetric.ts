@@ -115,7 +115,7 @@ export function sweep(begin: i32, end: i32, pushEnd: i32, fresh: i32): void {
     const c0 = <i32>load<u32>(cs + ((<usize>cell) << 2));
     const c1 = <i32>load<u32>(cs + ((<usize>(cell + 1)) << 2));
     if (c0 === c1) continue;
-    const L = candidateRun(cell, c0, px, py, pz, cb, nbS);
+    const L = candidateRun(cell, c0, c1, px, py, pz, cb, nbS);
     // a vector of candidates at x = +∞ past the run's end: pass 1's last vector needs no test of
     // the run's length (they are never within reach, and the list is what the test gave); pass
     // 2's lanes past the list read the first of them (agent 0's velocity: any agent would do)

@@ -26,6 +26,7 @@ interface Exports {
   step(begin: number, end: number): void;
   ranges(cx: number, cy: number, cz: number, kx: number, ky: number, kz: number): number;
   sweep(begin: number, end: number, pushEnd: number, fresh: number): void;
+  cullRuns(on: number): void;
   counts(): number;
   scatter(count: number, keys: number, cursor: number, rawId: number, rawKind: number): void;
   scatterShare(
@@ -722,6 +723,14 @@ export class WasmKernel {
       from = e;
     }
     if (from < hi) this.copyIn(src, from, hi);
+  }
+
+  /**
+   * For tests: the sweep's candidate runs culled to the box around each cell's agents (true, the
+   * default) or not (every candidate of the cell's rows, as before issue 27's third round).
+   */
+  setRunCulling(on: boolean): void {
+    this.x.cullRuns(on ? 1 : 0);
   }
 
   /**
