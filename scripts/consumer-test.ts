@@ -44,10 +44,13 @@ const ARTIFACTS = join(ROOT, 'test-artifacts/consumer');
 const CLI_ONLY = /^(vega|vega-.+|@resvg\/.+|hyparquet|hyparquet-writer|yaml)$/;
 /**
  * The Vite example's JavaScript (app, library chunks, worker): 255.7 KiB with the kernel once,
- * 344.3 KiB with the three copies before (2026-11-27); a copy more (45.6 KiB) fails, and so does
- * 24 KiB of other new weight.
+ * 344.3 KiB with the three copies before (2026-11-27 morning); 275.4 KiB with steering and the
+ * order statistics, then 354.3 KiB with the models of issue 32 (the Vicsek and Couzin updates,
+ * the k-NN search and the counter-based noise in all three kernels: the wasm kernel's chunk 48.2
+ * → 80.3 KiB, the worker 61.5 → 79.0, the cpu step 29.8 → 40.4, the webgpu backend with its WGSL
+ * 63.9 → 73.4). A kernel copy more (80 KiB) fails, and so does 16 KiB of other new weight.
  */
-const VITE_BUDGET = 280 * 1024;
+const VITE_BUDGET = 370 * 1024;
 const SWIFTSHADER = '/usr/lib/chromium/vk_swiftshader_icd.json';
 const args = new Set(process.argv.slice(2));
 
