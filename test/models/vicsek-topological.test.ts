@@ -13,25 +13,13 @@ import { WasmKernel } from '../../src/backends/wasm/kernel.ts';
 import { loadWasmModule } from '../../src/backends/wasm/loader.ts';
 import { ParamError, resolveParams } from '../../src/params/validate.ts';
 import { KnnHits, knnAllPairs } from '../../src/spatial/knn.ts';
-import { type AgentSpec, agent, makeState, readAgents } from '../helpers.ts';
+import { type AgentSpec, agent, fixtureRng, makeState, readAgents } from '../helpers.ts';
 
 const V0 = 0.5;
 const L = 10;
 
-/** A small deterministic generator (mulberry32), so the states are the same on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function agents(n: number, dims: number, seed: number): AgentSpec[] {
-  const r = random(seed);
+  const r = fixtureRng(seed);
   return Array.from({ length: n }, () => {
     const a = 2 * Math.PI * r();
     const cz = dims === 2 ? 0 : 2 * r() - 1;

@@ -1,4 +1,3 @@
-import { applyBoundary } from '../../rules/boundary.ts';
 import {
   MOTION_INTEGRATION_ACCELERATION,
   MOTION_INTEGRATION_IMPULSE,
@@ -39,6 +38,7 @@ import {
 import { PREDATOR_TARGET, PREY_TARGET, seekTargetAt } from '../../rules/target.ts';
 import { type Half, PREY } from '../../state/layout.ts';
 import { vicsekUpdate } from './vicsek-update.ts';
+import { applyWalls, writeNext } from './write-next.ts';
 
 const PRIORITY = [AVOID, REPEL, FLEE, SEP, ALI, COH];
 /** With a prey target: it takes what the other rules leave of the budget. */
@@ -106,21 +106,8 @@ export function updateAgent(
   s[NEW + 2] = s[POS + 2] + s[NEW + 5] * dt;
   if (c.nObstacles > 0)
     moveAmongObstacles(c, s, NEW); // the walls, the swept collision, the walls again
-  else {
-    applyBoundary(c, 0, s, NEW);
-    applyBoundary(c, 1, s, NEW);
-    if (!dims2) applyBoundary(c, 2, s, NEW);
-  }
-
-  dst.px[i] = s[NEW];
-  dst.py[i] = s[NEW + 1];
-  dst.pz[i] = s[NEW + 2];
-  dst.vx[i] = s[NEW + 3];
-  dst.vy[i] = s[NEW + 4];
-  dst.vz[i] = s[NEW + 5];
-  dst.id[i] = src.id[i];
-  dst.kind[i] = ki;
-  dst.alive[i] = killed ? 0 : 1;
+  else applyWalls(c, s, dims2);
+  writeNext(s, src, dst, i, ki, killed ? 0 : 1);
 }
 
 /** A prey's acceleration into s[ACC..] from its neighbour sums, obstacles and the laser. */

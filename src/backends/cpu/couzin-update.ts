@@ -1,10 +1,10 @@
 import { counterBlock, unitComplement, unitFloat } from '../../random/counter.ts';
-import { applyBoundary } from '../../rules/boundary.ts';
 import type { RuleConstants } from '../../rules/constants.ts';
 import { ACC, NEW, TMP } from '../../rules/scratch.ts';
 import { type Half, PREY } from '../../state/layout.ts';
 import { U2, U3 } from './agent-update.ts';
 import { COINCIDENT_EPS, type StepContext } from './kernel.ts';
+import { applyWalls, writeNext } from './write-next.ts';
 
 /**
  * Couzin, Krause, James, Ruxton & Franks 2002 ("Collective memory and spatial sorting in animal
@@ -258,18 +258,8 @@ export function couzinMove(
   s[NEW] = src.px[i] + s[NEW + 3] * dt;
   s[NEW + 1] = src.py[i] + s[NEW + 4] * dt;
   s[NEW + 2] = dims2 ? src.pz[i] : src.pz[i] + s[NEW + 5] * dt;
-  applyBoundary(c, 0, s, NEW);
-  applyBoundary(c, 1, s, NEW);
-  if (!dims2) applyBoundary(c, 2, s, NEW);
-  dst.px[i] = s[NEW];
-  dst.py[i] = s[NEW + 1];
-  dst.pz[i] = s[NEW + 2];
-  dst.vx[i] = s[NEW + 3];
-  dst.vy[i] = s[NEW + 4];
-  dst.vz[i] = s[NEW + 5];
-  dst.id[i] = src.id[i];
-  dst.kind[i] = PREY;
-  dst.alive[i] = killed ? 0 : 1;
+  applyWalls(c, s, dims2);
+  writeNext(s, src, dst, i, PREY, killed ? 0 : 1);
 }
 
 /**

@@ -1,8 +1,8 @@
 import { capSample, noiseAngle2d, philox4x32, unitFloat } from '../../random/counter.ts';
-import { applyBoundary } from '../../rules/boundary.ts';
 import type { RuleConstants } from '../../rules/constants.ts';
 import { NEW, SUM_ALI } from '../../rules/scratch.ts';
 import type { Half } from '../../state/layout.ts';
+import { applyWalls, writeNext } from './write-next.ts';
 
 /** The four noise words of the agent being updated (one Philox block: draws 0 to 3). */
 const words = new Uint32Array(4);
@@ -97,16 +97,6 @@ export function vicsekUpdate(
   s[NEW] = src.px[i] + s[NEW + 3] * dt;
   s[NEW + 1] = src.py[i] + s[NEW + 4] * dt;
   s[NEW + 2] = src.pz[i] + s[NEW + 5] * dt;
-  applyBoundary(c, 0, s, NEW);
-  applyBoundary(c, 1, s, NEW);
-  if (!dims2) applyBoundary(c, 2, s, NEW);
-  dst.px[i] = s[NEW];
-  dst.py[i] = s[NEW + 1];
-  dst.pz[i] = s[NEW + 2];
-  dst.vx[i] = s[NEW + 3];
-  dst.vy[i] = s[NEW + 4];
-  dst.vz[i] = s[NEW + 5];
-  dst.id[i] = src.id[i];
-  dst.kind[i] = src.kind[i];
-  dst.alive[i] = 1;
+  applyWalls(c, s, dims2);
+  writeNext(s, src, dst, i, src.kind[i], 1);
 }
