@@ -86,6 +86,7 @@ describe('murmur run: resume without destroying data', { concurrency: 4 }, () =>
     assert.deepEqual(s.files.sort(), [
       join(dir, 'metrics.csv'),
       join(dir, 'metrics.ndjson'),
+      join(dir, 'order-step-10.json'),
       join(dir, 'params-step-6.json'),
       join(dir, 'step-10.murmur'),
     ]);
