@@ -39,16 +39,27 @@ export async function open(
   ready = '(window.murmur?.frames ?? 0) > 3',
   init?: string,
 ): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.newPage({ viewport: VIEWPORT, ...options });
-  if (init) await page.addInitScript(init);
-  const errors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(served.url + hash);
-  await page.waitForFunction(ready, null, { timeout: 60_000 }); // a loaded machine starts pages slowly
-  return { page, errors };
+  for (let attempt = 0; ; attempt++) {
+    const errors: string[] = [];
+    try {
+      const page = await browser.newPage({ viewport: VIEWPORT, ...options });
+      if (init) await page.addInitScript(init);
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(m.text());
+      });
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(served.url + hash);
+      await page.waitForFunction(ready, null, { timeout: 60_000 }); // a loaded machine starts pages slowly
+      return { page, errors };
+    } catch (e) {
+      // Chromium's browser process exited once on a loaded CI machine at a file's first page and
+      // took every test of the file with it: launch it again, once, and say so. A page that
+      // fails while the browser lives (an error, a renderer crash) is not retried.
+      if (attempt > 0 || browser.isConnected()) throw e;
+      console.log(`# chromium's browser process had exited (${String(e).split('\n')[0]}): launched again`);
+      browser = await launchChromium();
+    }
+  }
 }
 
 /** Screenshot the page into test-artifacts/<name>. */
