@@ -83,7 +83,9 @@ export function step(begin: i32, end: i32): void {
     if (ki === PREY && couzin) {
       couzinPrey(
         i,
-        listNeighbours(i, xi, yi, zi, px, py, pz, vx, vy, vz, kind, anyPredators),
+        topological // the k nearest prey, nearest first (docs/model.md: the zones partition them)
+          ? knnList(i, anyPredators, gf(F_PREY_REACH2))
+          : listNeighbours(i, xi, yi, zi, px, py, pz, vx, vy, vz, kind, anyPredators),
         xi,
         yi,
         zi,

@@ -193,9 +193,10 @@ export function phase1dSpec(
     type: xType(points),
     title: o.xlabel ?? x,
     // a swept parameter's axis spans its values (not stretched to 0: radii 1…15 fill the width),
-    // the end points a little in from the axes
+    // the end points a little in from the axes. Not nice: vega pads the domain before rounding it
+    // to nice ticks, which took 0…13 out to −2…14
     ...(quantitative
-      ? { axis: { format: NUMBER_FORMAT }, scale: { zero: false, padding: 12 } }
+      ? { axis: { format: NUMBER_FORMAT }, scale: { zero: false, padding: 12, nice: false } }
       : { sort: sortOf(points.map((p) => p.x)) }),
   };
   const color = {

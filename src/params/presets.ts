@@ -34,7 +34,8 @@ export type PresetName =
   | 'couzin'
   | 'couzin-swarm'
   | 'couzin-dynamic-parallel'
-  | 'couzin-highly-parallel';
+  | 'couzin-highly-parallel'
+  | 'couzin-topological';
 
 /** The built-in presets: overrides on top of the schema defaults. */
 export const presets: Readonly<Record<PresetName, Preset>> = {
@@ -274,6 +275,15 @@ export const presets: Readonly<Record<PresetName, Preset>> = {
     summary:
       'Couzin’s zones with Δr_o 13: a highly parallel group, every heading aligned (p ≈ 0.9 in the box, 0.999 in open space; m ≈ 0.05)',
     params: couzinPreset(13),
+  },
+  // the highly parallel parameters over the k = 7 nearest (docs/model.md "Couzin's zones with
+  // topological neighbours"; test/models/couzin-topological-regimes.test.ts)
+  'couzin-topological': {
+    name: 'couzin-topological',
+    source: 'Couzin et al. 2002 over the 7 nearest (Ballerini et al. 2008; docs/model.md “Couzin’s zones”)',
+    summary:
+      'Couzin’s zones with Δr_o 13 over each agent’s 7 nearest (topological neighbours): aligned sub-groups that split and meet again, turned by the box’s walls (p 0.53–0.77, m 0.18–0.37 in the box; the metric preset’s p ≈ 0.9)',
+    params: { ...couzinPreset(13), neighbours: { kind: 'topological', k: 7, maxRadius: 0 } },
   },
 };
 

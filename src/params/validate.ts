@@ -264,14 +264,6 @@ export function targetChecks(p: Params, issues: ParamIssue[]): void {
 function crossChecks(p: Params, issues: ParamIssue[]): void {
   obstacleRadiusChecks(p, issues);
   vicsekChecks(p, issues);
-  // Couzin's zones are metric by definition (each zone is a distance band): no k nearest
-  if (p.model === 'couzin' && p.neighbours.kind === 'topological')
-    issues.push({
-      path: 'neighbours.kind',
-      value: 'topological',
-      allowed:
-        "'metric' with model 'couzin' (its zones are distance bands; topological neighbours apply to models 'reynolds' and 'vicsek')",
-    });
   targetChecks(p, issues);
   if (p.motion.minSpeed > p.motion.maxSpeed)
     issues.push({

@@ -8,8 +8,16 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import * as vega from 'vega';
+import { compile } from 'vega-lite';
 import { writeSweepTables } from '../../src/experiments/collect.ts';
-import { phasePoints, readSamples, type SampleTable, timeSeries } from '../../src/experiments/plot-data.ts';
+import {
+  type PhasePoint,
+  phasePoints,
+  readSamples,
+  type SampleTable,
+  timeSeries,
+} from '../../src/experiments/plot-data.ts';
 import { phase1dSpec, phase2dSpec, timeSeriesSpec } from '../../src/experiments/plot-specs.ts';
 import { renderChart } from '../../src/experiments/render.ts';
 import type { RunResult } from '../../src/experiments/run-one.ts';
@@ -142,6 +150,28 @@ describe('figures', () => {
     ])
       for (const ext of ['svg', 'png'])
         copyFileSync(join(tmp, `${from}.${ext}`), join(artifacts, `${to}.${ext}`));
+  });
+
+  test("a phase diagram's swept axis is padded by a few pixels, not rounded out past the values", async () => {
+    // the Couzin sweep's Δr_o: 0…13 (with nice ticks after the padding, the axis ran −2…14)
+    const points: PhasePoint[] = [0, 1, 2, 3, 4, 5, 7, 9, 11, 13].map((x) => ({
+      metric: 'polarization',
+      x,
+      y: null,
+      rest: '',
+      mean: 0.5,
+      lo: 0.4,
+      hi: 0.6,
+      n: 4,
+    }));
+    const spec = phase1dSpec('couzin.orientationWidth', points, { width: 960, height: 600, tail: 0.5 });
+    const view = new vega.View(vega.parse(compile(spec as never).spec), { renderer: 'none' });
+    await view.runAsync();
+    const [lo, hi] = view.scale('x').domain() as number[];
+    view.finalize();
+    // 12 px of 960 is 0.16 units of 13
+    assert.ok(lo < 0 && lo > -0.5, `the axis starts at ${lo}`);
+    assert.ok(hi > 13 && hi < 13.5, `the axis ends at ${hi}`);
   });
 
   test('murmur plot DIR end to end on a sweep directory; bad flags exit 2', async () => {

@@ -11,7 +11,7 @@ import { CpuBackend } from '../../src/backends/cpu/backend.ts';
 import type { Backend } from '../../src/backends/types.ts';
 import { WasmKernel } from '../../src/backends/wasm/kernel.ts';
 import { loadWasmModule } from '../../src/backends/wasm/loader.ts';
-import { ParamError, resolveParams } from '../../src/params/validate.ts';
+import { resolveParams } from '../../src/params/validate.ts';
 import { KnnHits, knnAllPairs } from '../../src/spatial/knn.ts';
 import { type AgentSpec, agent, fixtureRng, makeState, readAgents } from '../helpers.ts';
 
@@ -95,10 +95,3 @@ for (const [name, make] of backends)
       }
       assert.ok(changed > list.length / 2, `most headings change (${changed})`);
     });
-
-test("model 'couzin' refuses topological neighbours, naming the field", () => {
-  assert.throws(
-    () => resolveParams({ model: 'couzin', neighbours: { kind: 'topological' } }),
-    (e: unknown) => e instanceof ParamError && /neighbours\.kind/.test(e.message) && /metric/.test(e.message),
-  );
-});

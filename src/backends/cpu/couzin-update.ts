@@ -151,7 +151,30 @@ export function desiredDirection(k: StepContext, src: Half, i: number, nr: numbe
       }
     }
   }
-  const s = scratch.v;
+  putDesired(scratch.v, rx, ry, rz, rn, ox, oy, oz, on, ax, ay, az, an);
+  return killed;
+}
+
+/**
+ * The desired direction from the zones' sums into s[ACC..ACC+2]: repulsion's where it holds a
+ * neighbour (rn > 0), else orientation's or attraction's where only one zone does, ½(d̂_o + d̂_a)
+ * where both do (zero where none does: the heading is kept).
+ */
+export function putDesired(
+  s: Float64Array,
+  rx: number,
+  ry: number,
+  rz: number,
+  rn: number,
+  ox: number,
+  oy: number,
+  oz: number,
+  on: number,
+  ax: number,
+  ay: number,
+  az: number,
+  an: number,
+): void {
   if (rn > 0) put(s, rx, ry, rz);
   else if (on > 0 && an > 0) {
     const lo = Math.sqrt(ox * ox + oy * oy + oz * oz);
@@ -161,7 +184,6 @@ export function desiredDirection(k: StepContext, src: Half, i: number, nr: numbe
     put(s, ox * fo + ax * fa, oy * fo + ay * fa, oz * fo + az * fa);
   } else if (on > 0) put(s, ox, oy, oz);
   else put(s, ax, ay, az);
-  return killed;
 }
 
 /**

@@ -4,6 +4,7 @@ import { readTargets, writeTargets } from '../../rules/derive-helpers.ts';
 import { type KeySink, UniformGrid } from '../../spatial/grid.ts';
 import { type FlockState, type Half, PREDATOR } from '../../state/layout.ts';
 import { WASM_SLOT_BYTES, type WasmKernel } from '../wasm/kernel.ts';
+import { stepRangeCouzinKnn } from './couzin-knn.ts';
 import { stepRange } from './gather.ts';
 import { createScratch, type KernelScratch, reachInCells, type StepContext } from './kernel.ts';
 import { stepRangeKnn } from './knn-gather.ts';
@@ -180,7 +181,13 @@ export class CpuStep implements StepContext {
     // the TypeScript sweep and gathering give the same bytes: each share may decide alone
     this.symmetric = sweep.run(this, src, dst, count, begin, end);
     if (!this.symmetric)
-      (this.c.neighboursTopological ? stepRangeKnn : stepRange)(this, src, dst, begin, end);
+      (this.c.neighboursTopological ? (this.c.couzin ? stepRangeCouzinKnn : stepRangeKnn) : stepRange)(
+        this,
+        src,
+        dst,
+        begin,
+        end,
+      );
     return false;
   }
 
