@@ -43,6 +43,7 @@ import {
 } from './gpu.ts';
 import { type GridSetup, gridLayout, setupGrid } from './gridSetup.ts';
 import { KernelTimer, type KernelTimes } from './kernel-timer.ts';
+import { decodeProbe, encodeProbe, KNN_PROBE_STRIDE, type ProbedSet } from './knn-probe.ts';
 import { type Pipelines, pipelinesFor, pipelinesNow } from './pipelines.ts';
 import { packParams, packTargets, packValues, paramsLayout } from './uniforms.ts';
 import { type AgentLayout, DEFAULT_VARIANT, type KernelVariant, type ResolvedVariant } from './variant.ts';
@@ -681,6 +682,42 @@ export class WebGpuBackend implements Backend {
     } else sorted = await readBuffer(this.device, ab.sorted, 0, count * AGENT_BYTES);
     this.check();
     return { cellStart, sorted, count, n: this.setup!.n };
+  }
+
+  /**
+   * Diagnostics (tests): run the grid phase on the GPU's current agents, then knn.wgsl's search
+   * for each prey (knn-probe.ts), and read back every agent's topological neighbours (ids and f32
+   * d², nearest first; null for a predator) by agent id. The 32-byte record layout only; the
+   * simulation state is not changed.
+   */
+  async inspectKnn(): Promise<Map<number, ProbedSet | null>> {
+    this.check();
+    const ab = this.ab!;
+    const gb = this.gb!;
+    if (ab.sortedV) throw new Error('webgpu backend: inspectKnn reads the 32-byte record layout only');
+    const enc = this.device.createCommandEncoder();
+    const p = enc.beginComputePass();
+    this.encodeGrid(
+      () => p,
+      () => {},
+    );
+    const inputs = {
+      params: this.paramsBuf,
+      grid: this.gridBuf,
+      sorted: ab.sorted,
+      cells: gb.cells,
+      edges: gb.edges,
+    };
+    const out = encodeProbe(this.device, p, inputs, this.maxCount, this.pl.variant.wgStep);
+    p.end();
+    this.device.queue.submit([enc.finish()]);
+    const count = new Uint32Array(await readBuffer(this.device, gb.cells, gb.nCells * 4, 4))[0];
+    const words = new Uint32Array(
+      await readBuffer(this.device, out, 0, Math.max(1, count) * KNN_PROBE_STRIDE * 4),
+    );
+    out.destroy();
+    this.check();
+    return decodeProbe(words, count);
   }
 
   private destroyAgentBuffers(): void {
