@@ -685,7 +685,7 @@ export class WebGpuBackend implements Backend {
   }
 
   /**
-   * Diagnostics (tests): run the grid phase on the GPU's current agents, then knn.wgsl's search
+   * @internal Diagnostics (tests): run the grid phase on the GPU's current agents, then knn.wgsl's search
    * for each prey (knn-probe.ts), and read back every agent's topological neighbours (ids and f32
    * d², nearest first; null for a predator) by agent id. The 32-byte record layout only; the
    * simulation state is not changed.
