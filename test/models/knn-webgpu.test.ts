@@ -14,7 +14,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { CpuBackend } from '../../src/backends/cpu/backend.ts';
-import { createWebGpuBackend, requestGpu, type WebGpuBackend } from '../../src/backends/webgpu/backend.ts';
+import {
+  createWebGpuBackend,
+  type GpuContext,
+  requestGpu,
+  type WebGpuBackend,
+} from '../../src/backends/webgpu/backend.ts';
 import type { ProbedSet } from '../../src/backends/webgpu/knn-probe.ts';
 import type { ParamsOverride } from '../../src/params/schema.ts';
 import { resolveParams } from '../../src/params/validate.ts';
@@ -27,10 +32,12 @@ import { arbCase, type Case, paramsOf, stateOf } from './knn-cases.ts';
 
 const skip = npmTestOnly;
 let gpu: WebGpuBackend | null = null;
+let ctx: GpuContext | null = null;
 
 before(async () => {
   if (skip) return;
-  gpu = await createWebGpuBackend({ shared: await requestGpu() });
+  ctx = await requestGpu();
+  gpu = await createWebGpuBackend({ shared: ctx });
 });
 after(async () => {
   await gpu?.dispose();
@@ -318,28 +325,51 @@ const STEPS: Record<string, ParamsOverride> = {
   },
 };
 
+/** One step on the cpu (js) and on `on` from the same seeded state; the worst difference. */
+async function stepBoth(over: ParamsOverride, on: WebGpuBackend) {
+  const p = resolveParams({ seed: 7, ...over });
+  const a = seededState(p, false);
+  const b = seededState(p, false);
+  const cpu = new CpuBackend();
+  cpu.configure(p, a);
+  await cpu.step(a, 1);
+  on.configure(p, b);
+  await on.step(b, 1);
+  assert.equal(b.count, a.count);
+  const x = byId(a);
+  const y = byId(b);
+  let worst = 0;
+  let moved = 0;
+  for (const [id, u] of x) {
+    const v = y.get(id);
+    assert.ok(v, `agent ${id} on both`);
+    for (let k = 0; k < 6; k++) worst = Math.max(worst, Math.abs(u[k] - v[k]));
+  }
+  // the step changed the velocities (the rules read something)
+  for (const [id, u] of byId(seededState(p, false))) if (u[3] !== y.get(id)?.[3]) moved++;
+  assert.ok(moved > x.size / 2, `${moved} of ${x.size} velocities changed`);
+  return worst;
+}
+
 for (const [name, over] of Object.entries(STEPS))
   test(`webgpu topological step: ${name}, within 1e-4 of the cpu's`, { skip }, async () => {
-    const p = resolveParams({ seed: 7, ...over });
-    const a = seededState(p, false);
-    const b = seededState(p, false);
-    const cpu = new CpuBackend();
-    cpu.configure(p, a);
-    await cpu.step(a, 1);
-    gpu!.configure(p, b);
-    await gpu!.step(b, 1);
-    assert.equal(b.count, a.count);
-    const x = byId(a);
-    const y = byId(b);
-    let worst = 0;
-    let moved = 0;
-    for (const [id, u] of x) {
-      const v = y.get(id);
-      assert.ok(v, `agent ${id} on both`);
-      for (let k = 0; k < 6; k++) worst = Math.max(worst, Math.abs(u[k] - v[k]));
-    }
-    // the step changed the velocities (the rules read something)
-    for (const [id, u] of byId(seededState(p, false))) if (u[3] !== y.get(id)?.[3]) moved++;
-    assert.ok(moved > x.size / 2, `${moved} of ${x.size} velocities changed`);
+    const worst = await stepBoth(over, gpu!);
     assert.ok(worst < 1e-4, `largest difference ${worst}`);
   });
+
+test('webgpu topological step in the split record layout (16-byte halves), within 1e-4 of the cpu’s', {
+  skip,
+}, async () => {
+  // a binding limit below 500 32-byte records: the flock's records go in two buffers
+  const split = await createWebGpuBackend({ shared: ctx!, bindingLimit: 500 * 24 });
+  try {
+    const worst = await stepBoth(
+      STEPS['Reynolds, 3D, wrap, predators (metric flee and kills), k = 3'],
+      split,
+    );
+    assert.equal(split.kernelVariant().layout, 'split');
+    assert.ok(worst < 1e-4, `largest difference ${worst}`);
+  } finally {
+    await split.dispose();
+  }
+});

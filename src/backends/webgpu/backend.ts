@@ -414,9 +414,10 @@ export class WebGpuBackend implements Backend {
 
   private encodeSteps(enc: GPUCommandEncoder, n: number, timed: boolean): void {
     const groups = Math.ceil(this.maxCount / this.pl.variant.wgStep);
+    const knn = this.params?.neighbours.kind === 'topological';
     const stepKernel = (p: GPUComputePassEncoder) => {
       p.setBindGroup(0, this.stepBind!);
-      p.setPipeline(this.pl.stepAgents);
+      p.setPipeline(knn ? this.pl.stepAgentsKnn() : this.pl.stepAgents);
       dispatch(p, groups);
     };
     const untimed = timed ? n - 1 : n;

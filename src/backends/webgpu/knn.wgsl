@@ -16,6 +16,11 @@
 // exact one; the bounds stay below every candidate's computed distance. Included in the step
 // module before step.wgsl (which declares P, G, cellStart, edges and minimumImage).
 
+// The step kernel is compiled twice (pipelines.ts): with KNN false, for metric neighbours, the
+// topological branch is dead code and leaves no registers or private memory to the metric kernel;
+// with KNN true (compiled on first use) it runs under neighbours.kind "topological".
+override KNN: bool = false;
+
 // The largest k: the schema's neighbours.k maximum (src/backends/cpu/knn-gather.ts KNN_MAX).
 const KNN_MAX: u32 = 64u;
 // 2^-18: the bounds' slack as a fraction of the world's side.

@@ -402,7 +402,7 @@ fn stepAgents(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
   let couzinOn = isPrey && P.model == MODEL_COUZIN; // prey of model couzin: couzin.wgsl
   // prey under topological neighbours read their k nearest prey (knn.wgsl) below; the metric
   // pass then only brings the predators within the flee and kill radii, and is skipped without any
-  let topo = isPrey && P.neighbours_kind == NEIGHBOURS_KIND_TOPOLOGICAL;
+  let topo = KNN && isPrey && P.neighbours_kind == NEIGHBOURS_KIND_TOPOLOGICAL;
   var zones = CouzinSums();
 
   let cx = i32(cellCoord(xi.x, G.invx, G.nx, G.edgeX));
