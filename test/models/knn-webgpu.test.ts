@@ -20,7 +20,7 @@ import {
   requestGpu,
   type WebGpuBackend,
 } from '../../src/backends/webgpu/backend.ts';
-import type { ProbedSet } from '../../src/backends/webgpu/knn-probe.ts';
+import { inspectKnn, type ProbedSet } from '../../src/backends/webgpu/knn-probe.ts';
 import type { ParamsOverride } from '../../src/params/schema.ts';
 import { resolveParams } from '../../src/params/validate.ts';
 import { KnnHits, knnAllPairs, knnDistance2 } from '../../src/spatial/knn.ts';
@@ -151,7 +151,7 @@ async function checkCase(c: Case, k: number, maxRadius: number, dead: number | n
   const params = resolveParams(paramsOf(c, { neighbours: { kind: 'topological', k, maxRadius } }));
   const state = withDead(c, dead);
   gpu!.configure(params, state);
-  const sets = await gpu!.inspectKnn();
+  const sets = await inspectKnn(gpu!);
   const want = oracleSets(c, state, k, maxRadius);
   const dist = pairDistance(c, state);
   // a displacement's f32 error: half an ulp of the world's side from the subtraction, as much

@@ -43,7 +43,6 @@ import {
 } from './gpu.ts';
 import { type GridSetup, gridLayout, setupGrid } from './gridSetup.ts';
 import { KernelTimer, type KernelTimes } from './kernel-timer.ts';
-import { decodeProbe, encodeProbe, KNN_PROBE_STRIDE, type ProbedSet } from './knn-probe.ts';
 import { type Pipelines, pipelinesFor, pipelinesNow } from './pipelines.ts';
 import { packParams, packTargets, packValues, paramsLayout } from './uniforms.ts';
 import { type AgentLayout, DEFAULT_VARIANT, type KernelVariant, type ResolvedVariant } from './variant.ts';
@@ -80,6 +79,21 @@ export interface WebGpuBackendOptions extends GpuOptions {
    * record layout with small flocks).
    */
   bindingLimit?: number;
+}
+
+/**
+ * @internal What a diagnostic kernel recorded after the grid phase reads (WebGpuBackend.afterGrid):
+ * the step's bindings 0, 1, 2, 3 and 5, the agents' upper bound and the step's workgroup size.
+ */
+export interface GridProbeInputs {
+  readonly device: GPUDevice;
+  readonly params: GPUBuffer;
+  readonly grid: GPUBuffer;
+  readonly sorted: GPUBuffer;
+  readonly cells: GPUBuffer;
+  readonly edges: GPUBuffer;
+  readonly maxCount: number;
+  readonly wg: number;
 }
 
 /** The GPU buffers a renderer can use directly (valid until the next configure or dispose). */
@@ -686,39 +700,36 @@ export class WebGpuBackend implements Backend {
   }
 
   /**
-   * @internal Diagnostics (tests): run the grid phase on the GPU's current agents, then knn.wgsl's search
-   * for each prey (knn-probe.ts), and read back every agent's topological neighbours (ids and f32
-   * d², nearest first; null for a predator) by agent id. The 32-byte record layout only; the
-   * simulation state is not changed.
+   * @internal Diagnostics (tests; knn-probe.ts): run the grid phase on the GPU's current agents,
+   * then what `encode` records in the same pass over the step's buffers (the 32-byte record
+   * layout only). Returns the agents in the grid once the work is done. The state is not changed.
    */
-  async inspectKnn(): Promise<Map<number, ProbedSet | null>> {
+  async afterGrid(encode: (pass: GPUComputePassEncoder, inputs: GridProbeInputs) => void): Promise<number> {
     this.check();
     const ab = this.ab!;
     const gb = this.gb!;
-    if (ab.sortedV) throw new Error('webgpu backend: inspectKnn reads the 32-byte record layout only');
+    if (ab.sortedV) throw new Error('webgpu backend: afterGrid reads the 32-byte record layout only');
     const enc = this.device.createCommandEncoder();
     const p = enc.beginComputePass();
     this.encodeGrid(
       () => p,
       () => {},
     );
-    const inputs = {
+    encode(p, {
+      device: this.device,
       params: this.paramsBuf,
       grid: this.gridBuf,
       sorted: ab.sorted,
       cells: gb.cells,
       edges: gb.edges,
-    };
-    const out = encodeProbe(this.device, p, inputs, this.maxCount, this.pl.variant.wgStep);
+      maxCount: this.maxCount,
+      wg: this.pl.variant.wgStep,
+    });
     p.end();
     this.device.queue.submit([enc.finish()]);
     const count = new Uint32Array(await readBuffer(this.device, gb.cells, gb.nCells * 4, 4))[0];
-    const words = new Uint32Array(
-      await readBuffer(this.device, out, 0, Math.max(1, count) * KNN_PROBE_STRIDE * 4),
-    );
-    out.destroy();
     this.check();
-    return decodeProbe(words, count);
+    return count;
   }
 
   private destroyAgentBuffers(): void {

@@ -2,9 +2,11 @@
  * Diagnostics (tests): each agent's topological neighbours as the GPU finds them. A probe
  * kernel beside the step's (the step module with one more entry point) runs knn.wgsl's search
  * for every prey of the cell-ordered agents and writes the ids and d² of its set; the tests
- * compare them with the all-pairs oracle (src/spatial/knn.ts). Compiled on first use only.
+ * compare them with the all-pairs oracle (src/spatial/knn.ts). Compiled on first use; imported by
+ * the tests only, so no bundle carries it.
  */
-import { storageBuffer } from './dispatch.ts';
+import type { GridProbeInputs, WebGpuBackend } from './backend.ts';
+import { readBuffer, storageBuffer } from './dispatch.ts';
 import { shaderSources } from './shaders.ts';
 
 /** Words per agent in the probe's output: its id, its count, then (id, d² bits) per neighbour. */
@@ -45,26 +47,9 @@ export interface ProbedSet {
   readonly d2: number[];
 }
 
-/** The buffers the probe reads (the step's bindings 0, 1, 2, 3 and 5), aos layout only. */
-export interface ProbeInputs {
-  readonly params: GPUBuffer;
-  readonly grid: GPUBuffer;
-  readonly sorted: GPUBuffer;
-  readonly cells: GPUBuffer;
-  readonly edges: GPUBuffer;
-}
-
-/**
- * Record the probe over `count` cell-ordered agents (the grid phase must come first in the same
- * pass); returns the output buffer, which {@link decodeProbe} reads.
- */
-export function encodeProbe(
-  device: GPUDevice,
-  pass: GPUComputePassEncoder,
-  inputs: ProbeInputs,
-  count: number,
-  wg: number,
-): GPUBuffer {
+/** Record the probe after the grid phase (WebGpuBackend.afterGrid); returns its output buffer. */
+function encodeProbe(pass: GPUComputePassEncoder, inputs: GridProbeInputs): GPUBuffer {
+  const { device, maxCount: count, wg } = inputs;
   let pipeline = probes.get(device);
   if (!pipeline) {
     const module = device.createShaderModule({
@@ -98,8 +83,25 @@ export function encodeProbe(
   return out;
 }
 
+/**
+ * Each agent's topological neighbours as the GPU's search finds them on its current agents (the
+ * last configure or step), by agent id: ids and f32 d², nearest first; null for a predator.
+ */
+export async function inspectKnn(backend: WebGpuBackend): Promise<Map<number, ProbedSet | null>> {
+  const outs: GPUBuffer[] = [];
+  const count = await backend.afterGrid((pass, inputs) => {
+    outs.push(encodeProbe(pass, inputs));
+  });
+  const buffer = outs[0];
+  const words = new Uint32Array(
+    await readBuffer(backend.device, buffer, 0, Math.max(1, count) * KNN_PROBE_STRIDE * 4),
+  );
+  buffer.destroy();
+  return decodeProbe(words, count);
+}
+
 /** The probe's output by agent id (null for a predator). */
-export function decodeProbe(words: Uint32Array, count: number): Map<number, ProbedSet | null> {
+function decodeProbe(words: Uint32Array, count: number): Map<number, ProbedSet | null> {
   const f = new Float32Array(words.buffer, words.byteOffset, words.length);
   const out = new Map<number, ProbedSet | null>();
   for (let i = 0; i < count; i++) {

@@ -1,20 +1,12 @@
-// Topological neighbours on the GPU: the WGSL twin of src/spatial/knn-grid.ts (which argues the
-// search) for the step kernel (step.wgsl's prey branch under neighbours.kind "topological",
-// docs/model.md "Topological neighbours"). The k nearest live prey of agent i (self left out),
-// within d² < r2, ordered by (d², id, slot): the definition of src/spatial/knn.ts, in f32.
-//
-// The list lives in private memory, sorted nearest first (insertion from the back: k is small
-// and most candidates are refused by one comparison with the k-th). The search visits shells of
-// cells around the agent's, s = 0, 1, 2, … (Chebyshev, each cell once also where a periodic axis
-// is narrower than the shell), skipping a cell whose box is farther than the k-th so far, and
-// stops once no unvisited cell can hold a candidate within the radius or before the k-th: every
-// unvisited cell is at least s + 1 cells away along some axis, so its agents are at least
-// s · cell + (the agent's distance to its own cell's face on that side) away.
-//
-// Bounds are lowered by KNN_SLACK of the world's side (32 f32 ulps of it): the cell widths and
-// faces are f32 estimates of the grid's edges, and a candidate's f32 d² is a few ulps from the
-// exact one; the bounds stay below every candidate's computed distance. Included in the step
-// module before step.wgsl (which declares P, G, cellStart, edges and minimumImage).
+// Topological neighbours: the WGSL twin of src/spatial/knn-grid.ts (which argues the search), in
+// f32, for step.wgsl's prey branch (docs/webgpu.md "Topological neighbours"). The k nearest live
+// prey of agent i (itself left out) within d² < r2, ordered by (d², id, slot) as
+// src/spatial/knn.ts. The list lives in private memory, nearest first. Shells s = 0, 1, 2, … of
+// cells (Chebyshev; a periodic axis narrower than the shell covered once) are visited until no
+// unvisited cell can hold a prey within the radius or before the k-th; a cell whose box is
+// farther than the k-th is skipped. Bounds are lowered by KNN_SLACK of the world's side, far more
+// than the f32 error of the cell widths and of a d². Included before step.wgsl (P, G,
+// cellStart, edges, minimumImage, wrapCell).
 
 // The step kernel is compiled twice (pipelines.ts): with KNN false, for metric neighbours, the
 // topological branch is dead code and leaves no registers or private memory to the metric kernel;
