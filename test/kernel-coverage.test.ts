@@ -5,7 +5,7 @@
  *         destructured from `c`;
  *   wasm  the AssemblyScript kernel (wasm/): the slot or flag bit the table writes from `c.name`,
  *         by its AssemblyScript name (F_SEP_R2, SEP_NORM, …);
- *   wgsl  the WGSL kernels (step, grid, common): `P.member` of the Params block (the table's
+ *   wgsl  the WGSL kernels (step, grid, common, vicsek, couzin, knn): `P.member` of the Params block (the table's
  *         derived member, else the schema fields its derivation reads) or `G.member` of the grid
  *         block.
  * The exceptions are listed with the reason. The second part: no kernel compares an enum code
@@ -40,7 +40,7 @@ const FILES: Record<Family, readonly string[]> = {
     ...list('src/backends/cpu/', '.ts'),
   ],
   wasm: list('wasm/', '.ts', ['slots.ts', 'shared-constants.ts']),
-  wgsl: ['step', 'grid', 'common', 'vicsek', 'couzin'].map((f) => `src/backends/webgpu/${f}.wgsl`),
+  wgsl: ['step', 'grid', 'common', 'vicsek', 'couzin', 'knn'].map((f) => `src/backends/webgpu/${f}.wgsl`),
 };
 
 /** Constants a family does not read, and why. */
@@ -55,12 +55,6 @@ const NOT_READ: Readonly<Record<string, { readonly families: readonly Family[]; 
     why: "the predators' reach in cells, computed on the host (cpu/kernel.ts reachInCells) for every kernel",
   },
   predatorsPresent: { families: ['wgsl'], why: 'the GPU reads every candidate’s kind: one path' },
-  neighboursTopological: {
-    families: ['wgsl'],
-    why: 'the webgpu backend refuses topological neighbours (not yet in WGSL)',
-  },
-  neighboursK: { families: ['wgsl'], why: 'as neighboursTopological' },
-  neighboursMaxR2: { families: ['wgsl'], why: 'as neighboursTopological' },
 };
 
 /** WGSL members of constants whose derivation does not name them (`obstacleQuads(p)`, …). */

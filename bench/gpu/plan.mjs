@@ -81,6 +81,16 @@ export function planRows(ctx) {
     60,
     20,
   );
+  // issue 32: topological neighbours (knn.wgsl), k = 7 where 7 lie within the radius on average;
+  // the design's goal is 1M at 60 steps/s (16.7 ms/step; docs/webgpu.md "Topological neighbours")
+  row(
+    'topo7',
+    n1M,
+    'topological neighbours, k = 7 (7 within the radius on average); goal: 1M at ≤ 16.7 ms/step',
+    ['--density', '7', '--set', 'neighbours.kind=topological', '--set', 'neighbours.k=7', ...timed(10, 4000)],
+    60,
+    15,
+  );
   row(
     'ab',
     size(4_000_000, 500),

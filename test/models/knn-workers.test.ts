@@ -1,13 +1,11 @@
 /**
  * Topological neighbours across threads and snapshots: the workers backend gives the cpu
  * backend's bytes on 1–4 threads with either kernel (each agent's set is summed nearest first,
- * whatever the split), and snapshot → restore → continue gives the unbroken run's bytes. The
- * webgpu backend refuses topological neighbours with the field, value and what is allowed.
+ * whatever the split), and snapshot → restore → continue gives the unbroken run's bytes.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createFlock, createFlockSync, type FlockOptions, restoreFlock } from '../../src/flock.ts';
-import { ParamError } from '../../src/params/validate.ts';
 import { npmTestOnly } from '../helpers.ts';
 
 const SCENARIOS: Record<string, FlockOptions> = {
@@ -73,13 +71,4 @@ describe('snapshot → restore → continue', () => {
     b.stepSync(5);
     assert.equal(a.stateHash(), b.stateHash());
   });
-});
-
-test('the webgpu backend refuses topological neighbours, naming the field', {
-  skip: npmTestOnly,
-}, async () => {
-  await assert.rejects(
-    createFlock({ backend: 'webgpu', prey: 100, neighbours: { kind: 'topological' } }),
-    (e: unknown) => e instanceof ParamError && /neighbours\.kind/.test(e.message) && /metric/.test(e.message),
-  );
 });

@@ -52,17 +52,20 @@ test('the full plan: the goal rows first, every variant in the A/B, the largest 
   const p = plan.planRows({ quick: false, adapter: a, candidatesAt1M: 101 });
   assert.equal(p.checkN, 10000);
   const ids = p.rows.map((r) => r.id);
-  assert.deepEqual(ids.slice(0, 6), [
+  assert.deepEqual(ids.slice(0, 7), [
     'curve-1M',
     'curve-4M',
     'goal100M-100M',
     'density200-1M',
     'flame-1M',
+    'topo7-1M',
     'ab-4M',
   ]);
   assert.ok(ids.includes('curve-100k') && ids.includes('curve-64M'));
   const flame = p.rows.find((r) => r.role === 'flame')!;
   assert.equal(flame.argv[flame.argv.indexOf('--density') + 1], '30');
+  const topo = p.rows.find((r) => r.role === 'topo7')!;
+  assert.ok(topo.argv.includes('neighbours.kind=topological') && topo.argv.includes('neighbours.k=7'));
   const ab = p.rows.find((r) => r.role === 'ab')!;
   assert.deepEqual(
     ab.argv.flatMap((x, i) => (ab.argv[i - 1] === '--variant' ? [x] : [])),

@@ -82,6 +82,21 @@ export interface WebGpuBackendOptions extends GpuOptions {
   bindingLimit?: number;
 }
 
+/**
+ * @internal What a diagnostic kernel recorded after the grid phase reads (WebGpuBackend.afterGrid):
+ * the step's bindings 0, 1, 2, 3 and 5, the agents' upper bound and the step's workgroup size.
+ */
+export interface GridProbeInputs {
+  readonly device: GPUDevice;
+  readonly params: GPUBuffer;
+  readonly grid: GPUBuffer;
+  readonly sorted: GPUBuffer;
+  readonly cells: GPUBuffer;
+  readonly edges: GPUBuffer;
+  readonly maxCount: number;
+  readonly wg: number;
+}
+
 /** The GPU buffers a renderer can use directly (valid until the next configure or dispose). */
 export interface WebGpuBuffers {
   readonly device: GPUDevice;
@@ -214,13 +229,14 @@ export class WebGpuBackend implements Backend {
 
   configure(params: Params, state: FlockState): void {
     this.check();
-    if (params.neighbours.kind === 'topological')
+    // knn.wgsl serves Reynolds and Vicsek; Couzin's zones over the k nearest run on cpu and workers
+    if (params.model === 'couzin' && params.neighbours.kind === 'topological')
       throw new ParamError([
         {
           path: 'neighbours.kind',
           value: 'topological',
           allowed:
-            '"metric" on the webgpu backend (topological neighbours run on the cpu and workers backends)',
+            '"metric" with model "couzin" on the webgpu backend (Couzin over topological neighbours runs on the cpu and workers backends)',
         },
       ]);
     const sameHost =
@@ -423,9 +439,10 @@ export class WebGpuBackend implements Backend {
 
   private encodeSteps(enc: GPUCommandEncoder, n: number, timed: boolean): void {
     const groups = Math.ceil(this.maxCount / this.pl.variant.wgStep);
+    const knn = this.params?.neighbours.kind === 'topological';
     const stepKernel = (p: GPUComputePassEncoder) => {
       p.setBindGroup(0, this.stepBind!);
-      p.setPipeline(this.pl.stepAgents);
+      p.setPipeline(knn ? this.pl.stepAgentsKnn() : this.pl.stepAgents);
       dispatch(p, groups);
     };
     const untimed = timed ? n - 1 : n;
@@ -691,6 +708,39 @@ export class WebGpuBackend implements Backend {
     } else sorted = await readBuffer(this.device, ab.sorted, 0, count * AGENT_BYTES);
     this.check();
     return { cellStart, sorted, count, n: this.setup!.n };
+  }
+
+  /**
+   * @internal Diagnostics (tests; knn-probe.ts): run the grid phase on the GPU's current agents,
+   * then what `encode` records in the same pass over the step's buffers (the 32-byte record
+   * layout only). Returns the agents in the grid once the work is done. The state is not changed.
+   */
+  async afterGrid(encode: (pass: GPUComputePassEncoder, inputs: GridProbeInputs) => void): Promise<number> {
+    this.check();
+    const ab = this.ab!;
+    const gb = this.gb!;
+    if (ab.sortedV) throw new Error('webgpu backend: afterGrid reads the 32-byte record layout only');
+    const enc = this.device.createCommandEncoder();
+    const p = enc.beginComputePass();
+    this.encodeGrid(
+      () => p,
+      () => {},
+    );
+    encode(p, {
+      device: this.device,
+      params: this.paramsBuf,
+      grid: this.gridBuf,
+      sorted: ab.sorted,
+      cells: gb.cells,
+      edges: gb.edges,
+      maxCount: this.maxCount,
+      wg: this.pl.variant.wgStep,
+    });
+    p.end();
+    this.device.queue.submit([enc.finish()]);
+    const count = new Uint32Array(await readBuffer(this.device, gb.cells, gb.nCells * 4, 4))[0];
+    this.check();
+    return count;
   }
 
   private destroyAgentBuffers(): void {

@@ -29,6 +29,8 @@ export const gridLayout: UniformLayout = layoutStruct(
     'predKy',
     'predKz',
     'preyReach2',
+    // any predator alive (prey under topological neighbours scan the metric cells for them only then)
+    'predators',
     // the step being computed, for the noise (the host writes it before each step: see stepGpuOnly)
     'stepLo',
     'stepHi',
@@ -128,6 +130,7 @@ export function setupGrid(params: Params, capacity: number, predators: boolean, 
       predKy: reach[4],
       predKz: reach[5],
       preyReach2: Math.min(c.preyReach * c.preyReach, 3.4e38),
+      predators: predators ? 1 : 0,
       stepLo: 0,
       stepHi: 0,
     },

@@ -21,6 +21,11 @@ export interface Pipelines {
   readonly orderCells: GPUComputePipeline;
   readonly stepAgents: GPUComputePipeline;
   readonly seedAgents: GPUComputePipeline;
+  /**
+   * The step kernel for topological neighbours (override KNN true; knn.wgsl), compiled on first
+   * use: the metric kernel above carries none of its code.
+   */
+  stepAgentsKnn(): GPUComputePipeline;
 }
 
 type Kind = 'uniform' | 'storage' | 'read-only-storage';
@@ -107,10 +112,11 @@ export function pipelinesNow(device: GPUDevice, variant: ResolvedVariant): Pipel
 }
 
 interface Parts {
+  device: GPUDevice;
   gridBgl: GPUBindGroupLayout;
   stepBgl: GPUBindGroupLayout;
   seedBgl: GPUBindGroupLayout;
-  make(which: 'grid' | 'step' | 'seed', entryPoint: string): GPUComputePipelineDescriptor;
+  make(which: 'grid' | 'step' | 'seed', entryPoint: string, knn?: boolean): GPUComputePipelineDescriptor;
 }
 
 function parts(device: GPUDevice, v: ResolvedVariant): Parts {
@@ -133,14 +139,19 @@ function parts(device: GPUDevice, v: ResolvedVariant): Parts {
   };
   const wg = { grid: v.wgGrid, step: v.wgStep, seed: v.wgGrid };
   return {
+    device,
     gridBgl,
     stepBgl,
     seedBgl,
-    make: (which, entryPoint) => ({
-      label: entryPoint,
-      layout: layouts[which],
-      compute: { module: modules[which], entryPoint, constants: { WG: wg[which] } },
-    }),
+    make: (which, entryPoint, knn = false) => {
+      const constants: Record<string, number> = { WG: wg[which] };
+      if (knn) constants.KNN = 1;
+      return {
+        label: knn ? `${entryPoint} (knn)` : entryPoint,
+        layout: layouts[which],
+        compute: { module: modules[which], entryPoint, constants },
+      };
+    },
   };
 }
 
@@ -155,6 +166,7 @@ const ENTRIES = [
 
 function assemble(v: ResolvedVariant, p: Parts, scan: ScanPipelines, ps: GPUComputePipeline[]): Pipelines {
   const [clearCells, countCells, placeAgents, orderCells, stepAgents, seedAgents] = ps;
+  let knn: GPUComputePipeline | null = null;
   return {
     variant: v,
     scan,
@@ -167,6 +179,10 @@ function assemble(v: ResolvedVariant, p: Parts, scan: ScanPipelines, ps: GPUComp
     orderCells,
     stepAgents,
     seedAgents,
+    stepAgentsKnn: () => {
+      knn ??= p.device.createComputePipeline(p.make('step', 'stepAgents', true));
+      return knn;
+    },
   };
 }
 

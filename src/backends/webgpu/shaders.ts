@@ -51,11 +51,12 @@ export function shaderSources(layout: AgentLayout = 'aos'): ShaderSources {
     s = {
       scan: WGSL.scan,
       grid: `${prelude}${gridAgentsWgsl(layout)}\n${WGSL.grid}`,
-      // (random.wgsl, vicsek.wgsl and couzin.wgsl: the functions the step's model branches call)
+      // (random.wgsl, vicsek.wgsl, couzin.wgsl and knn.wgsl: the functions the step's branches call)
       step: `${prelude}${stepAgentsWgsl(layout)}
 ${WGSL.random}
 ${WGSL.vicsek}
 ${WGSL.couzin}
+${WGSL.knn}
 ${WGSL.step}`,
       seed: `${WG_DECL}\n${layoutWgsl}\n${WGSL.agent}\n${seedAgentsWgsl(layout)}\n${WGSL.seed}`,
     };

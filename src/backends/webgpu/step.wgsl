@@ -400,6 +400,9 @@ fn stepAgents(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
   let aliFall = select(P.alignment_falloff, ALIGNMENT_FALLOFF_NONE, P.model == MODEL_VICSEK);
   let speedI = sqrt(dot(vi, vi));
   let couzinOn = isPrey && P.model == MODEL_COUZIN; // prey of model couzin: couzin.wgsl
+  // prey under topological neighbours read their k nearest prey (knn.wgsl) below; the metric
+  // pass then only brings the predators within the flee and kill radii, and is skipped without any
+  let topo = KNN && isPrey && P.neighbours_kind == NEIGHBOURS_KIND_TOPOLOGICAL;
   var zones = CouzinSums();
 
   let cx = i32(cellCoord(xi.x, G.invx, G.nx, G.edgeX));
@@ -410,7 +413,8 @@ fn stepAgents(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
   let n = vec3<i32>(i32(G.nx), i32(G.ny), i32(G.nz));
   let rx = visitRange(cx, k.x, n.x, wrap);
   let ry = visitRange(cy, k.y, n.y, wrap);
-  let rz = visitRange(cz, k.z, n.z, wrap);
+  var rz = visitRange(cz, k.z, n.z, wrap);
+  if (topo && G.predators == 0u) { rz.y = rz.x - 1; }
   // Cells across a periodic seam are visited with a shift of ±L, which brings their agents next
   // to this one; only an axis narrower than the reach (all its cells visited once, no shift)
   // needs a per-candidate minimum image. The CPU kernel does the same.
@@ -468,6 +472,7 @@ fn stepAgents(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
               if (d2 < killR2) { killed = true; }
               continue;
             }
+            if (topo) { continue; }
             if (d2 == 0.0) {
               if (j == i) { continue; } // self: its own cell has no seam shift, so d2 is exactly 0
               var sgn = -COINCIDENT_EPS;
@@ -503,6 +508,35 @@ fn stepAgents(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
           }
         }
       }
+    }
+  }
+
+  if (topo) {
+    // the k nearest, summed nearest first as src/backends/cpu/knn-gather.ts: separation over those
+    // within its radius, alignment and cohesion over all of them (exclusive zones: those outside
+    // the separation radius), each within the field of view
+    let nk = knnSearch(i, xi, P.neighbours_k, P.neighboursMaxR2, L, wrap, dims2);
+    for (var m = 0u; m < nk; m = m + 1u) {
+      let j = knnSlot[m];
+      var d = knnDelta(candidate(j).pos);
+      var d2 = knnD2[m];
+      if (d2 == 0.0) {
+        var sgn = -COINCIDENT_EPS;
+        if (idI < knnId[m]) { sgn = COINCIDENT_EPS; }
+        d = U * sgn;
+        d2 = COINCIDENT_EPS * COINCIDENT_EPS;
+      }
+      if (useFov && speedI > 0.0 && dot(d, vi) < fovCos * sqrt(d2) * speedI) { continue; }
+      let near = d2 < r2.x;
+      if (near) {
+        sep = sep - d * falloffWeight(P.separation_falloff, d2);
+        sn = sn + 1u;
+      }
+      if (exclusive && near) { continue; }
+      ali = ali + srcVel(j) * falloffWeight(aliFall, d2);
+      an = an + 1u;
+      coh = coh + d * falloffWeight(P.cohesion_falloff, d2);
+      qn = qn + 1u;
     }
   }
 
