@@ -139,9 +139,11 @@ test('couzin topological, noisy: snapshot → restore → continue equals the un
 // reference from the same seeded state, within couzin-webgpu.test.ts' tolerances: σ = 0 within
 // float32 arithmetic (1e-4); noisy within 5e-3 (WGSL's sin, cos and log on the same Philox words).
 // The zones scaled so that every zone holds members and some members lie beyond r_a; a predator
-// near the prey (kills and the predator's chase take the metric pass of the same kernel).
+// among the prey (kills and the predator's chase take the metric pass of the same kernel).
 const gpuCases: readonly [string, FlockOptions][] = [
   ['3D, wrap, k 7', { neighbours: { kind: 'topological', k: 7 } }],
+  // no predator: the kernel skips the metric pass (Grid.predators 0)
+  ['3D, wrap, k 7, no predator', { predators: 0, neighbours: { kind: 'topological', k: 7 } }],
   [
     '3D, bounce, k 3, maxRadius 6',
     {
