@@ -1,9 +1,10 @@
 /**
- * Couzin's zones over topological neighbours on the cpu and workers backends: one WebAssembly
+ * Couzin's zones over topological neighbours on the cpu, workers and webgpu backends: one WebAssembly
  * step (wasm/couzin.ts over wasm/knn.ts' list) agrees with the TypeScript reference
  * (src/backends/cpu/couzin-knn.ts) within the stated tolerance (test/wasm/tolerance.ts) on random
  * states (fast-check); each kernel gives the same bytes on 1–4 worker threads as on the cpu
- * backend; a snapshot continues a noisy run exactly; the webgpu backend refuses the combination.
+ * backend; a snapshot continues a noisy run exactly; one webgpu step (step.wgsl's topological
+ * branch, couzin.wgsl) agrees with the TypeScript kernel in 2D and 3D, wrapped and bounded.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -11,13 +12,14 @@ import fc from 'fast-check';
 import { stepRangeCouzinKnn } from '../../src/backends/cpu/couzin-knn.ts';
 import { WasmKernel } from '../../src/backends/wasm/kernel.ts';
 import { loadWasmModule } from '../../src/backends/wasm/loader.ts';
-import { createFlock, type FlockOptions, restoreFlock } from '../../src/flock.ts';
-import { mergeOverrides, ParamError, resolveParams } from '../../src/params/validate.ts';
+import { createFlock, createFlockSync, type FlockOptions, restoreFlock } from '../../src/flock.ts';
+import { mergeOverrides, resolveParams } from '../../src/params/validate.ts';
 import { setNoiseStep } from '../../src/rules/noise-key.ts';
 import { FlockState } from '../../src/state/layout.ts';
-import { npmTestOnly, QUIET } from '../helpers.ts';
+import { agentsById, npmTestOnly, QUIET } from '../helpers.ts';
 import { sortedStep } from '../wasm/sorted.ts';
 import { assertWithinTolerance } from '../wasm/tolerance.ts';
+import { gpuFlock, worstDifference } from '../webgpu/helpers.ts';
 import { arbCase, paramsOf, stateOf } from './knn-cases.ts';
 
 test('couzin topological: one wasm step agrees with the TypeScript kernel on random states', async () => {
@@ -133,11 +135,62 @@ test('couzin topological, noisy: snapshot → restore → continue equals the un
   }
 });
 
-test('couzin topological: the webgpu backend refuses it, naming the field', {
-  skip: npmTestOnly,
-}, async () => {
-  await assert.rejects(
-    createFlock({ ...options, backend: 'webgpu' }),
-    (e: unknown) => e instanceof ParamError && /neighbours\.kind/.test(e.message),
-  );
-});
+// One step on webgpu (step.wgsl's topological branch into couzin.wgsl's zones) against the cpu js
+// reference from the same seeded state, within couzin-webgpu.test.ts' tolerances: σ = 0 within
+// float32 arithmetic (1e-4); noisy within 5e-3 (WGSL's sin, cos and log on the same Philox words).
+// The zones scaled so that every zone holds members and some members lie beyond r_a; a predator
+// among the prey (kills and the predator's chase take the metric pass of the same kernel).
+const gpuCases: readonly [string, FlockOptions][] = [
+  ['3D, wrap, k 7', { neighbours: { kind: 'topological', k: 7 } }],
+  // no predator: the kernel skips the metric pass (Grid.predators 0)
+  ['3D, wrap, k 7, no predator', { predators: 0, neighbours: { kind: 'topological', k: 7 } }],
+  [
+    '3D, bounce, k 3, maxRadius 6',
+    {
+      neighbours: { kind: 'topological', k: 3, maxRadius: 6 },
+      world: { x: 40, y: 40, z: 40, boundary: 'bounce' },
+    },
+  ],
+  [
+    '2D, wrap, k 3',
+    {
+      dimensions: 2,
+      neighbours: { kind: 'topological', k: 3 },
+      world: { x: 60, y: 60, z: 10, boundary: 'wrap' },
+    },
+  ],
+  [
+    '2D, bounce, k 7',
+    {
+      dimensions: 2,
+      neighbours: { kind: 'topological', k: 7 },
+      world: { x: 60, y: 60, z: 10, boundary: 'bounce' },
+    },
+  ],
+];
+
+for (const [what, extra] of gpuCases)
+  for (const noise of [0, 0.2])
+    test(`couzin topological on webgpu, ${what}, σ = ${noise}: one step agrees with the cpu js reference`, {
+      skip: npmTestOnly,
+    }, async () => {
+      const opts: FlockOptions = {
+        ...options,
+        predators: 1,
+        predator: { killRadius: 2 },
+        couzin: { repulsionRadius: 1, orientationWidth: 2, attractionWidth: 4, turnRate: 60, noise },
+        ...extra,
+      };
+      const gpu = await gpuFlock(opts);
+      const cpu = createFlockSync({ ...opts, kernel: 'js' });
+      try {
+        await gpu.step(1);
+        cpu.stepSync(1);
+        const { worst, id } = worstDifference(agentsById(gpu), agentsById(cpu));
+        const tol = noise > 0 ? 5e-3 : 1e-4;
+        assert.ok(worst <= tol, `agent ${id} differs by ${worst}`);
+      } finally {
+        await gpu.dispose();
+        cpu.dispose();
+      }
+    });

@@ -15,7 +15,6 @@
  * GPUs (bench/gpu) are chosen with the internal `variant` option.
  */
 import type { Params } from '../../params/schema.ts';
-import { ParamError } from '../../params/validate.ts';
 import type { FlockState } from '../../state/layout.ts';
 import { hasPredators } from '../cpu/step.ts';
 import type { Backend, BackendInfo, StepTiming } from '../types.ts';
@@ -229,16 +228,6 @@ export class WebGpuBackend implements Backend {
 
   configure(params: Params, state: FlockState): void {
     this.check();
-    // knn.wgsl serves Reynolds and Vicsek; Couzin's zones over the k nearest run on cpu and workers
-    if (params.model === 'couzin' && params.neighbours.kind === 'topological')
-      throw new ParamError([
-        {
-          path: 'neighbours.kind',
-          value: 'topological',
-          allowed:
-            '"metric" with model "couzin" on the webgpu backend (Couzin over topological neighbours runs on the cpu and workers backends)',
-        },
-      ]);
     const sameHost =
       this.synced !== null &&
       this.synced.state === state &&

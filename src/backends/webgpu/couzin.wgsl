@@ -1,8 +1,9 @@
 // Couzin et al. 2002's zones: the WGSL twin of src/backends/cpu/couzin-update.ts (which documents
 // the rules) in f32. step.wgsl gathers a prey's neighbours of model couzin into CouzinSums
-// (couzinAdd, in its candidate loop) and finishes the agent with couzinMove; the noise comes from
-// random.wgsl's counter stream (the same words as the cpu kernels'; the angles through f32 log,
-// sin and cos, so noisy runs agree statistically and σ = 0 within float32 arithmetic).
+// (couzinAdd: in its candidate loop, or under topological neighbours over its k nearest, nearest
+// first, as src/backends/cpu/couzin-knn.ts) and finishes the agent with couzinVelocity; the noise
+// comes from random.wgsl's counter stream (the same words as the cpu kernels'; the angles through
+// f32 log, sin and cos, so noisy runs agree statistically and σ = 0 within float32 arithmetic).
 
 struct CouzinSums {
   rep: vec3<f32>, // −Σ r̂_ij within r_r

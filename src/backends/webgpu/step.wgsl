@@ -514,7 +514,9 @@ fn stepAgents(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
   if (topo) {
     // the k nearest, summed nearest first as src/backends/cpu/knn-gather.ts: separation over those
     // within its radius, alignment and cohesion over all of them (exclusive zones: those outside
-    // the separation radius), each within the field of view
+    // the separation radius), each within the field of view. Model couzin: the zones partition
+    // the set by distance as src/backends/cpu/couzin-knn.ts (couzinAdd: the blind cone drops a
+    // member without replacing it; nearest first, so repulsion's priority holds as it does there)
     let nk = knnSearch(i, xi, P.neighbours_k, P.neighboursMaxR2, L, wrap, dims2);
     for (var m = 0u; m < nk; m = m + 1u) {
       let j = knnSlot[m];
@@ -525,6 +527,10 @@ fn stepAgents(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
         if (idI < knnId[m]) { sgn = COINCIDENT_EPS; }
         d = U * sgn;
         d2 = COINCIDENT_EPS * COINCIDENT_EPS;
+      }
+      if (couzinOn) {
+        couzinAdd(&zones, d, d2, vi, speedI, srcVel(j));
+        continue;
       }
       if (useFov && speedI > 0.0 && dot(d, vi) < fovCos * sqrt(d2) * speedI) { continue; }
       let near = d2 < r2.x;
