@@ -2,8 +2,8 @@
  * k nearest neighbours: hand-computed cases of the all-pairs oracle (ordering, ties by id, the
  * radius, the minimum image), then the grid search against the oracle on random states (fast-check;
  * knn-cases.ts): uniform, clustered, lattice and near-lattice points (duplicates, exact ties,
- * float32 ties), periodic and bounded, non-cubic worlds, 2D and 3D, linear and Morton cells of any width, k = 1..16, with and without
- * a maximum radius, dead agents, ids that are not the slots.
+ * float32 ties), periodic and bounded, non-cubic worlds, 2D and 3D, linear and Morton cells of
+ * any width, k = 1..16, with and without a maximum radius, dead agents, ids that are not the slots.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
