@@ -148,61 +148,6 @@ function f32Bound(b: f64): f32 {
   return <f32>(r * r * (1 + 1.0 / 65536)); // (2^-16: the float32 rounding of the bound itself too)
 }
 
-/**
- * The candidates of slots [s, e) (one of the step's ranges, its cells shifted next to the
- * query's by (shx, shy, shz)) with floor < d² ≤ ceiling: four at a time in float32, those
- * within f32Bound of the k-th (or the radius, or the ceiling) tested exactly.
- */
-function scanRange(
-  self: i32,
-  s: i32,
-  e: i32,
-  shx: v128,
-  shy: v128,
-  shz: v128,
-  x: f64,
-  y: f64,
-  z: f64,
-  r2: f64,
-  preyOnly: bool,
-  floor: f64,
-  ceiling: f64,
-): void {
-  const vxi = f32x4.splat(<f32>x);
-  const vyi = f32x4.splat(<f32>y);
-  const vzi = f32x4.splat(<f32>z);
-  const lanes = i32x4(0, 1, 2, 3);
-  const ve = i32x4.splat(e);
-  const vself = i32x4.splat(self);
-  const cap = Math.min(r2, ceiling);
-  let bound = f32x4.splat(f32Bound(count === kk ? Math.min(worst(), cap) : cap));
-  for (let j = s; j < e; j += 4) {
-    const oj = (<usize>j) << 2;
-    let dx = f32x4.add(f32x4.sub(v128.load(gPx + oj), vxi), shx);
-    let dy = f32x4.add(f32x4.sub(v128.load(gPy + oj), vyi), shy);
-    let dz = f32x4.add(f32x4.sub(v128.load(gPz + oj), vzi), shz);
-    if (minImage) {
-      dx = nearestImage(dx, 0);
-      dy = nearestImage(dy, 1);
-      dz = nearestImage(dz, 2);
-    }
-    const d2 = f32x4.add(
-      f32x4.add(f32x4.mul(dx, dx), f32x4.mul(dy, dy)),
-      gFlat ? f32x4.splat(0) : f32x4.mul(dz, dz),
-    );
-    const jl = i32x4.add(i32x4.splat(j), lanes);
-    let bits = i32x4.bitmask(
-      v128.and(v128.and(i32x4.lt_s(jl, ve), i32x4.ne(jl, vself)), f32x4.le(d2, bound)),
-    );
-    if (bits === 0) continue;
-    do {
-      tryOffer(j + ctz(bits), x, y, z, r2, preyOnly, floor, ceiling);
-      bits &= bits - 1;
-    } while (bits !== 0);
-    if (count === kk) bound = f32x4.splat(f32Bound(Math.min(worst(), cap)));
-  }
-}
-
 /** A lower bound on the distance of every agent in a cell more than s cells away; −1: none left. */
 function unvisitedBound(s: i32): f64 {
   const wrap = gi(I_WRAP) !== 0;
@@ -262,11 +207,24 @@ function hi(a: i32, s: i32): i32 {
   return min(n - 1, c + s);
 }
 
-/** The x axis of the current shell (up to XMAX cells): level, gap and wrapped coordinate per cell. */
+/** The x and y axes of the current shell (up to XMAX cells each): level, gap and wrapped coordinate per cell. */
 const XMAX = 256;
-const XLV: usize = memory.data(4 * XMAX, 4);
-const XGP: usize = memory.data(8 * XMAX, 8);
-const XWC: usize = memory.data(4 * XMAX, 4);
+const XLV: usize = memory.data(8 * XMAX, 4);
+const XGP: usize = memory.data(16 * XMAX, 8);
+const XWC: usize = memory.data(8 * XMAX, 4);
+/** (the y axis's part of the tables: after the x axis's) */
+const YT: usize = XMAX;
+
+/** Axis a's cells t0..t1 of shell s into the tables at entry `base` (GridKnn.axisTable). */
+function axisTable(a: i32, t0: i32, t1: i32, s: i32, n: i32, base: usize): void {
+  for (let t = t0; t <= t1; t++) {
+    const m = base + <usize>(t - t0);
+    const lv = level(a, t, s);
+    store<i32>(XLV + (m << 2), lv);
+    store<f64>(XGP + (m << 3), gap(a, t, lv, s));
+    store<i32>(XWC + (m << 2), t < 0 ? t + n : t >= n ? t - n : t);
+  }
+}
 
 /** Visit the cells exactly s away (Chebyshev; periodic where the world wraps). */
 function visitShell(self: i32, s: i32, x: f64, y: f64, z: f64, r2: f64, preyOnly: bool): void {
@@ -281,27 +239,27 @@ function visitShell(self: i32, s: i32, x: f64, y: f64, z: f64, r2: f64, preyOnly
   const y1 = hi(1, s);
   const x0 = lo(0, s);
   const x1 = hi(0, s);
-  // the x axis once per shell (GridKnn.axisTable), not per row
-  const tabled = x1 - x0 < XMAX;
-  if (tabled)
-    for (let tx = x0; tx <= x1; tx++) {
-      const m = <usize>(tx - x0);
-      const lx = level(0, tx, s);
-      store<i32>(XLV + (m << 2), lx);
-      store<f64>(XGP + (m << 3), gap(0, tx, lx, s));
-      store<i32>(XWC + (m << 2), tx < 0 ? tx + nx : tx >= nx ? tx - nx : tx);
-    }
+  // the x and y axes once per shell (GridKnn.axisTable), not per row
+  const tabled = x1 - x0 < XMAX && y1 - y0 < XMAX;
+  if (tabled) {
+    axisTable(0, x0, x1, s, nx, 0);
+    axisTable(1, y0, y1, s, ny, YT);
+  }
   for (let tz = z0; tz <= z1; tz++) {
     const lz = level(2, tz, s);
     const gz = gap(2, tz, lz, s);
+    // a plane no nearer than the k-th (or the radius) holds nothing: skip it whole
+    const gz2 = gz * gz;
+    if (gz2 >= r2 || (count === kk && gz2 > worst())) continue;
     const wz = tz < 0 ? tz + nz : tz >= nz ? tz - nz : tz;
     for (let ty = y0; ty <= y1; ty++) {
-      const ly = level(1, ty, s);
-      const gy = gap(1, ty, ly, s);
+      const my = YT + <usize>(ty - y0);
+      const ly = tabled ? load<i32>(XLV + (my << 2)) : level(1, ty, s);
+      const gy = tabled ? load<f64>(XGP + (my << 3)) : gap(1, ty, ly, s);
       // a row no nearer than the k-th (or the radius) holds nothing: skip it whole
-      const gyz = gy * gy + gz * gz;
+      const gyz = gy * gy + gz2;
       if (gyz >= r2 || (count === kk && gyz > worst())) continue;
-      const wy = ty < 0 ? ty + ny : ty >= ny ? ty - ny : ty;
+      const wy = tabled ? load<i32>(XWC + (my << 2)) : ty < 0 ? ty + ny : ty >= ny ? ty - ny : ty;
       const row = nx * (wy + ny * wz);
       const edge = lz === s || ly === s;
       for (let tx = x0; tx <= x1; tx++) {
@@ -329,26 +287,50 @@ function visitShell(self: i32, s: i32, x: f64, y: f64, z: f64, r2: f64, preyOnly
   }
 }
 
-/** Shells 0 and 1: the step's ranges for the agent's cell, the band floor < d² ≤ ceiling. */
+/**
+ * Shells 0 and 1, the band floor < d² ≤ ceiling: the candidates of the step's ranges for the
+ * agent's cell (each range's cells shifted next to the query's), four at a time in float32; those
+ * within f32Bound of the k-th (or the radius, or the ceiling) tested exactly.
+ */
 function firstPass(i: i32, x: f64, y: f64, z: f64, r2: f64, preyOnly: bool, floor: f64, ceiling: f64): void {
+  const vxi = f32x4.splat(<f32>x);
+  const vyi = f32x4.splat(<f32>y);
+  const vzi = f32x4.splat(<f32>z);
+  const lanes = i32x4(0, 1, 2, 3);
+  const vself = i32x4.splat(i);
+  const zw = gFlat ? f32x4.splat(0) : f32x4.splat(1); // (2D: z left out)
+  const cap = Math.min(r2, ceiling);
+  let bound = f32x4.splat(f32Bound(count === kk ? Math.min(worst(), cap) : cap));
   const rp = gp(I_RANGES);
   for (let r = 0; r < nRanges; r++) {
     const ra = rp + ((<usize>r) << 5);
-    scanRange(
-      i,
-      <i32>load<u32>(ra),
-      <i32>load<u32>(ra, 4),
-      f32x4.splat(load<f32>(ra, 8)),
-      f32x4.splat(load<f32>(ra, 12)),
-      f32x4.splat(load<f32>(ra, 16)),
-      x,
-      y,
-      z,
-      r2,
-      preyOnly,
-      floor,
-      ceiling,
-    );
+    const e = <i32>load<u32>(ra, 4);
+    const ve = i32x4.splat(e);
+    const shx = f32x4.splat(load<f32>(ra, 8));
+    const shy = f32x4.splat(load<f32>(ra, 12));
+    const shz = f32x4.splat(load<f32>(ra, 16));
+    for (let j = <i32>load<u32>(ra); j < e; j += 4) {
+      const oj = (<usize>j) << 2;
+      let dx = f32x4.add(f32x4.sub(v128.load(gPx + oj), vxi), shx);
+      let dy = f32x4.add(f32x4.sub(v128.load(gPy + oj), vyi), shy);
+      let dz = f32x4.mul(f32x4.add(f32x4.sub(v128.load(gPz + oj), vzi), shz), zw);
+      if (minImage) {
+        dx = nearestImage(dx, 0);
+        dy = nearestImage(dy, 1);
+        dz = nearestImage(dz, 2);
+      }
+      const d2 = f32x4.add(f32x4.add(f32x4.mul(dx, dx), f32x4.mul(dy, dy)), f32x4.mul(dz, dz));
+      const jl = i32x4.add(i32x4.splat(j), lanes);
+      let bits = i32x4.bitmask(
+        v128.and(v128.and(i32x4.lt_s(jl, ve), i32x4.ne(jl, vself)), f32x4.le(d2, bound)),
+      );
+      if (bits === 0) continue;
+      do {
+        tryOffer(j + ctz(bits), x, y, z, r2, preyOnly, floor, ceiling);
+        bits &= bits - 1;
+      } while (bits !== 0);
+      if (count === kk) bound = f32x4.splat(f32Bound(Math.min(worst(), cap)));
+    }
   }
 }
 
