@@ -1,17 +1,19 @@
 // Topological against metric neighbours, whole steps (issue 32 "Speed"): the standard scenario's
 // rules (reynolds), 3D, a periodic cube sized so that the flock radius R holds k neighbours on
 // average — the metric kernel with the same mean neighbour count as the k-NN one — seeded alike;
-// per engine (cpu js, cpu wasm, workers with 2 threads and the wasm kernel, or `wasm:<file>`: the
-// cpu backend with another kernel binary, e.g. an older checkout's build/murmur-kernel.wasm), one
-// flock of each kind. Every flock of every engine is stepped once per repeat, in an order that
+// per engine (cpu js, cpu wasm, workers with 2 threads and the wasm kernel; `wasm:<file>`: the
+// cpu backend with another kernel binary; `base:<engine>`: that engine from the checkout at
+// --base, e.g. the code before a change, loaded beside this one), one flock of each kind. Every flock of every engine is stepped once per repeat, in an order that
 // rotates, each reset to its seeded start every `--restart` steps (flocks gather as they run):
 // any two rows are paired, interleaved in one process. Prints ms/step median and range,
 // agent-steps/s and the ratio topological / metric per engine (median of the per-repeat ratios),
 // with the machine and its load.
 //
 //   node --import tsx bench/knn-step.ts [--n 1000000] [--k 7] [--repeats 7]
-//     [--engines <each cpu kernel>,workers2[,wasm:<file>]] [--restart 10]
+//     [--engines <each cpu kernel>,workers2[,wasm:<file>][,base:<engine>]] [--base <checkout>]
+//     [--restart 10]
 import os from 'node:os';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CPU_KERNELS, type CpuKernel } from '../src/backends/kernels.ts';
 import { createFlock, type Flock, paramsFromOptions } from '../src/flock.ts';
@@ -29,6 +31,7 @@ const { values } = parseArgs({
     repeats: { type: 'string', default: '7' },
     engines: { type: 'string', default: [...CPU_KERNELS, 'workers2'].join(',') },
     restart: { type: 'string', default: '10' },
+    base: { type: 'string', default: '' },
   },
 });
 const n = Number(values.n);
@@ -78,10 +81,16 @@ async function make(engine: string, params: Params): Promise<Stepper> {
     };
     return st;
   }
+  // base:<engine>: the other checkout's createFlock (its own modules, workers and kernel)
+  const base = engine.startsWith('base:');
+  const create: typeof createFlock = base
+    ? (await import(resolve(values.base, 'src/flock.ts'))).createFlock
+    : createFlock;
+  const name = base ? engine.slice('base:'.length) : engine;
   const f: Flock =
-    engine === 'workers2'
-      ? await createFlock({ params: p, backend: 'workers', threads: 2, kernel: 'wasm' })
-      : await createFlock({ params: p, kernel: engine as CpuKernel });
+    name === 'workers2'
+      ? await create({ params: p, backend: 'workers', threads: 2, kernel: 'wasm' })
+      : await create({ params: p, kernel: name as CpuKernel });
   return {
     get steps() {
       return f.stepCount;
