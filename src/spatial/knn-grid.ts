@@ -22,9 +22,6 @@ import { type KnnHits, knnLimit } from './knn.ts';
  */
 const SLACK = 2 ** -40;
 
-/** How many candidates beyond the first pass's ceiling are kept for its second round. */
-const DEFER_MAX = 512;
-
 /** The grid search. One per thread; `search` fills the hits given. */
 export class GridKnn {
   /** Distances computed (candidates examined), summed over searches: the benchmark's count. */
@@ -57,20 +54,6 @@ export class GridKnn {
   preyOnly = false;
   /** The first pass's cell ranges (UniformGrid.cellRanges at reach 1: at most 27). */
   private readonly ranges = new Int32Array(2 * 27);
-  /**
-   * The first pass's candidates beyond its ceiling (slot, d²), kept for the second round where
-   * fewer than k were within it: offered from here instead of computing their distances again.
-   * `deferred` −1: more than fit (the second round scans the cells again).
-   */
-  private readonly deferJ: Int32Array;
-  private readonly deferD2: Float64Array;
-  private deferred = -1;
-
-  /** `deferMax`: how many candidates the first pass keeps for its second round (tests vary it). */
-  constructor(deferMax = DEFER_MAX) {
-    this.deferJ = new Int32Array(deferMax);
-    this.deferD2 = new Float64Array(deferMax);
-  }
 
   /**
    * The k nearest live agents of the sorted half `h` to the agent in slot `self` (left out),
@@ -121,17 +104,12 @@ export class GridKnn {
     const ceiling = b1 < 0 ? Number.POSITIVE_INFINITY : b1 * b1;
     query[5] = ceiling;
     this.shells += 2;
-    this.deferred = ceiling < r2 ? 0 : -1;
     this.firstPass(grid, h, self, hits);
     if (!hits.full() && ceiling < r2) {
-      if (this.deferred >= 0) this.offerDeferred(h, hits);
-      else {
-        query[4] = ceiling;
-        query[5] = Number.POSITIVE_INFINITY;
-        this.firstPass(grid, h, self, hits);
-      }
+      query[4] = ceiling;
+      query[5] = Number.POSITIVE_INFINITY;
+      this.firstPass(grid, h, self, hits);
     }
-    this.deferred = -1;
     query[4] = -1;
     query[5] = Number.POSITIVE_INFINITY;
     for (let s = 1; ; s++) {
@@ -159,17 +137,6 @@ export class GridKnn {
     } else {
       this.visitShell(grid, h, self, 0, hits);
       this.visitShell(grid, h, self, 1, hits);
-    }
-  }
-
-  /** The second round of the first pass: its deferred candidates (all beyond the ceiling, within r2). */
-  private offerDeferred(h: Half, hits: KnnHits): void {
-    const { deferJ, deferD2 } = this;
-    const id = h.id;
-    for (let m = 0; m < this.deferred; m++) {
-      const d2 = deferD2[m];
-      if (hits.full() && d2 > hits.worst()) continue;
-      hits.offer(d2, id[deferJ[m]], deferJ[m]);
     }
   }
 
@@ -297,19 +264,7 @@ export class GridKnn {
         else if (dz < -lz / 2) dz += lz;
       }
       const d2 = dx * dx + dy * dy + dz * dz;
-      if (d2 > limit || d2 >= r2 || d2 <= floor) continue;
-      if (d2 > ceiling) {
-        // beyond the first round's ceiling: kept for its second round (where there is room)
-        const m = this.deferred;
-        if (m >= 0) {
-          if (m < this.deferJ.length) {
-            this.deferJ[m] = j;
-            this.deferD2[m] = d2;
-            this.deferred = m + 1;
-          } else this.deferred = -1;
-        }
-        continue;
-      }
+      if (d2 > limit || d2 >= r2 || d2 > ceiling || d2 <= floor) continue;
       hits.offer(d2, id[j], j);
       if (hits.full()) limit = hits.worst();
     }

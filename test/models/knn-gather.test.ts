@@ -14,7 +14,6 @@ import { CpuStep } from '../../src/backends/cpu/step.ts';
 import type { ParamsOverride } from '../../src/params/schema.ts';
 import { resolveParams } from '../../src/params/validate.ts';
 import { KnnHits, knnAllPairs } from '../../src/spatial/knn.ts';
-import { GridKnn } from '../../src/spatial/knn-grid.ts';
 import { FlockState, PREY } from '../../src/state/layout.ts';
 import { Rng } from '../../src/state/rng.ts';
 import { agent, closeVec, run } from '../helpers.ts';
@@ -57,37 +56,6 @@ describe('the TypeScript kernel’s topological neighbours equal the all-pairs o
         },
       ),
       { numRuns: 300 },
-    );
-  });
-});
-
-describe('the grid search’s second round', () => {
-  test('keeping 0, 1, 3 or all of the candidates beyond the first round’s ceiling gives the oracle’s set', () => {
-    // (where more are beyond it than are kept, the second round scans the cells again)
-    fc.assert(
-      fc.property(arbCase, fc.integer({ min: 1, max: 16 }), fc.constantFrom(0, 1, 3, 512), (c, k, keep) => {
-        const n = c.points.length;
-        const params = resolveParams(paramsOf(c, { neighbours: { kind: 'topological', k } }));
-        const state = stateOf(c);
-        const step = new CpuStep();
-        step.configure(params, n, false, null);
-        const inGrid = step.grid.build(state.front, n);
-        step.grid.scatter(state.front, state.back, n);
-        const search = new GridKnn(keep);
-        const got = new KnnHits(16);
-        const want = new KnnHits(16);
-        const world = { size: c.size, wrap: c.wrap, dimensions: c.dims };
-        for (let i = 0; i < inGrid; i++) {
-          search.search(step.grid, state.back, i, k, got);
-          knnAllPairs(state.back, inGrid, i, world, k, want);
-          assert.deepEqual(
-            got.index.subarray(0, got.count),
-            want.index.subarray(0, want.count),
-            `agent ${i}`,
-          );
-        }
-      }),
-      { numRuns: 150 },
     );
   });
 });
