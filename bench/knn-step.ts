@@ -1,22 +1,26 @@
 // Topological against metric neighbours, whole steps (issue 32 "Speed"): the standard scenario's
 // rules (reynolds), 3D, a periodic cube sized so that the flock radius R holds k neighbours on
 // average — the metric kernel with the same mean neighbour count as the k-NN one — seeded alike;
-// per engine (cpu js, cpu wasm, workers with 2 threads and the wasm kernel), one flock of each
-// kind, stepped in turn: per repeat one step of each, the order alternating, each flock reset
-// to its seeded start every `--restart` steps (flocks gather as they run). Prints ms/step median
-// and range, agent-steps/s and the ratio topological / metric per engine (median of the per-repeat
-// ratios: paired), with the machine and its load.
+// per engine (cpu js, cpu wasm, workers with 2 threads and the wasm kernel; `wasm:<file>`: the
+// cpu backend with another kernel binary; `base:<engine>`: that engine from the checkout at
+// --base, e.g. the code before a change, loaded beside this one), one flock of each kind. Every flock of every engine is stepped once per repeat, in an order that
+// rotates, each reset to its seeded start every `--restart` steps (flocks gather as they run):
+// any two rows are paired, interleaved in one process. Prints ms/step median and range,
+// agent-steps/s and the ratio topological / metric per engine (median of the per-repeat ratios),
+// with the machine and its load.
 //
 //   node --import tsx bench/knn-step.ts [--n 1000000] [--k 7] [--repeats 7]
-//     [--engines <each cpu kernel>,workers2] [--restart 10]
+//     [--engines <each cpu kernel>,workers2[,wasm:<file>][,base:<engine>]] [--base <checkout>]
+//     [--restart 10]
 import os from 'node:os';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CPU_KERNELS, type CpuKernel } from '../src/backends/kernels.ts';
 import { createFlock, type Flock, paramsFromOptions } from '../src/flock.ts';
 import type { Params } from '../src/params/schema.ts';
 import { mergeOverrides } from '../src/params/validate.ts';
 import { flockRadius } from '../src/rules/derive-helpers.ts';
-import { scenarioParams } from './kernel-flock.ts';
+import { type KernelFlock, kernelBytes, kernelFlock, scenarioParams } from './kernel-flock.ts';
 import { describeMachine, machineLine } from './machine.ts';
 import { standardWorldSide } from './scenario.ts';
 
@@ -27,6 +31,7 @@ const { values } = parseArgs({
     repeats: { type: 'string', default: '7' },
     engines: { type: 'string', default: [...CPU_KERNELS, 'workers2'].join(',') },
     restart: { type: 'string', default: '10' },
+    base: { type: 'string', default: '' },
   },
 });
 const n = Number(values.n);
@@ -44,11 +49,58 @@ const topological: Params = paramsFromOptions({
   params: mergeOverrides(metric, { neighbours: { kind: 'topological', k } }),
 });
 
-async function make(engine: string, params: Params): Promise<Flock> {
+/** One flock, stepped and reset the same way whatever runs it. */
+interface Stepper {
+  step(): Promise<void>;
+  /** Steps since the seeded start. */
+  steps: number;
+  reset(): Promise<void>;
+  dispose(): Promise<void>;
+  kernel: string;
+  pairs: () => unknown;
+}
+
+async function make(engine: string, params: Params): Promise<Stepper> {
   const p = structuredClone(params);
-  if (engine === 'workers2')
-    return createFlock({ params: p, backend: 'workers', threads: 2, kernel: 'wasm' });
-  return createFlock({ params: p, kernel: engine as CpuKernel });
+  if (engine.startsWith('wasm:')) {
+    const file = engine.slice('wasm:'.length);
+    const kf: KernelFlock = await kernelFlock(p, kernelBytes(file));
+    const st: Stepper = {
+      steps: 0,
+      async step() {
+        kf.backend.stepSync(kf.state, 1);
+        st.steps++;
+      },
+      async reset() {
+        kf.restart();
+        st.steps = 0;
+      },
+      async dispose() {},
+      kernel: file,
+      pairs: () => null,
+    };
+    return st;
+  }
+  // base:<engine>: the other checkout's createFlock (its own modules, workers and kernel)
+  const base = engine.startsWith('base:');
+  const create: typeof createFlock = base
+    ? (await import(resolve(values.base, 'src/flock.ts'))).createFlock
+    : createFlock;
+  const name = base ? engine.slice('base:'.length) : engine;
+  const f: Flock =
+    name === 'workers2'
+      ? await create({ params: p, backend: 'workers', threads: 2, kernel: 'wasm' })
+      : await create({ params: p, kernel: name as CpuKernel });
+  return {
+    get steps() {
+      return f.stepCount;
+    },
+    step: () => f.step(1).then(() => undefined),
+    reset: () => f.reset(),
+    dispose: () => f.dispose(),
+    kernel: f.info().kernel,
+    pairs: () => f.info().pairs,
+  };
 }
 
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
@@ -63,37 +115,43 @@ console.log(
     machine: machineLine(describeMachine()),
   }),
 );
-for (const engine of values.engines.split(',')) {
-  const flocks = [await make(engine, metric), await make(engine, topological)];
-  const ms: number[][] = [[], []];
-  // warm-up: one step each
-  for (const f of flocks) await f.step(1);
-  for (let r = 0; r < repeats; r++) {
-    for (const o of r % 2 === 0 ? [0, 1] : [1, 0]) {
-      const f = flocks[o];
-      if (f.stepCount >= restartEvery) await f.reset();
-      const t0 = performance.now();
-      await f.step(1);
-      ms[o].push(performance.now() - t0);
-    }
+const engines = values.engines.split(',');
+const flocks: Stepper[] = [];
+for (const engine of engines) flocks.push(await make(engine, metric), await make(engine, topological));
+const ms: number[][] = flocks.map(() => []);
+// warm-up: one step each
+for (const f of flocks) await f.step();
+for (let r = 0; r < repeats; r++) {
+  // every flock once per repeat, starting one further along each time (and backwards on odd
+  // repeats), so no flock always follows the same one
+  const order = flocks.map((_, o) => (o + r) % flocks.length);
+  if (r % 2 === 1) order.reverse();
+  for (const o of order) {
+    const f = flocks[o];
+    if (f.steps >= restartEvery) await f.reset();
+    const t0 = performance.now();
+    await f.step();
+    ms[o].push(performance.now() - t0);
   }
-  const info = flocks[1].info();
-  const ratios = ms[0].map((m, i) => ms[1][i] / m);
-  const row = (o: number) => ({
-    msPerStep: median(ms[o]).toFixed(1),
-    msRange: `${Math.min(...ms[o]).toFixed(1)}–${Math.max(...ms[o]).toFixed(1)}`,
-    agentStepsPerSec: ((n / median(ms[o])) * 1000).toExponential(3),
-  });
+}
+const row = (o: number) => ({
+  msPerStep: median(ms[o]).toFixed(1),
+  msRange: `${Math.min(...ms[o]).toFixed(1)}–${Math.max(...ms[o]).toFixed(1)}`,
+  agentStepsPerSec: ((n / median(ms[o])) * 1000).toExponential(3),
+});
+engines.forEach((engine, e) => {
+  const [m, t] = [2 * e, 2 * e + 1];
+  const ratios = ms[m].map((x, i) => ms[t][i] / x);
   console.log(
     JSON.stringify({
       engine,
-      kernel: info.kernel,
-      metric: { ...row(0), pairs: flocks[0].info().pairs },
-      topological: row(1),
+      kernel: flocks[t].kernel,
+      metric: { ...row(m), pairs: flocks[m].pairs() },
+      topological: row(t),
       ratio: median(ratios).toFixed(2),
       ratioRange: `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`,
-      load: os.loadavg().map((l) => l.toFixed(2)),
     }),
   );
-  for (const f of flocks) await f.dispose();
-}
+});
+console.log(JSON.stringify({ load: os.loadavg().map((l) => l.toFixed(2)) }));
+for (const f of flocks) await f.dispose();

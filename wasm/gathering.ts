@@ -142,7 +142,7 @@ function setImage(): void {
 }
 
 /** Offsets d along `axis` to their nearest image across the periodic seam. */
-function nearestImage(d: v128, axis: i32): v128 {
+export function nearestImage(d: v128, axis: i32): v128 {
   const at = IMAGE + ((<usize>axis) << 4);
   const L = v128.load(at);
   return f32x4.add(

@@ -4,8 +4,14 @@
 // cell can hold a nearer one. Distances in float64 from the float32 positions, exactly as the
 // TypeScript search computes them, so both kernels find the same sets; the list is then written
 // to the gathering pass's neighbour list (float32, as listNeighbours writes it), nearest first.
+//
+// Shells 0 and 1 (the step's candidate ranges) are tested four at a time in float32 first: a
+// candidate whose float32 d² is above a bound that every candidate with an exact d² within the
+// k-th's (or the band's) is below cannot enter the list, and only the others are computed again
+// in float64 and offered (see f32Bound). The sets are the float64 search's, exactly.
 import { gf, gi, gp } from './blocks';
-import { coord, nRanges } from './ranges';
+import { nearestImage } from './gathering';
+import { coord, minImage, nRanges } from './ranges';
 import { PREY } from './shared-constants';
 import {
   F_INV,
@@ -89,57 +95,57 @@ function offer(d2: f64, id: u32, j: i32): void {
   store<i32>(HJ + ((<usize>n) << 2), j);
 }
 
-/** Test the agents of slots [s, e) (GridKnn.scan). */
-function scan(self: i32, s: i32, e: i32, x: f64, y: f64, z: f64, r2: f64, preyOnly: bool): void {
-  scanBand(self, s, e, x, y, z, r2, preyOnly, -1, Infinity);
+// the displacement of the last exactD2 (float64, minimum image)
+let gDx: f64 = 0;
+let gDy: f64 = 0;
+let gDz: f64 = 0;
+
+/** knnDistance2's arithmetic (knn.ts): agent j's d² from (x, y, z), its displacement in gDx/y/z. */
+function exactD2(j: i32, x: f64, y: f64, z: f64): f64 {
+  const oj = (<usize>j) << 2;
+  let dx = <f64>load<f32>(gPx + oj) - x;
+  let dy = <f64>load<f32>(gPy + oj) - y;
+  let dz = gFlat ? 0 : <f64>load<f32>(gPz + oj) - z;
+  if (gWrap) {
+    if (dx > gLx / 2) dx -= gLx;
+    else if (dx < -gLx / 2) dx += gLx;
+    if (dy > gLy / 2) dy -= gLy;
+    else if (dy < -gLy / 2) dy += gLy;
+    if (dz > gLz / 2) dz -= gLz;
+    else if (dz < -gLz / 2) dz += gLz;
+  }
+  gDx = dx;
+  gDy = dy;
+  gDz = dz;
+  return dx * dx + dy * dy + dz * dz;
 }
 
-/** scan, offering only the candidates with floor < d² ≤ ceiling. */
-function scanBand(
-  self: i32,
-  s: i32,
-  e: i32,
-  x: f64,
-  y: f64,
-  z: f64,
-  r2: f64,
-  preyOnly: bool,
-  floor: f64,
-  ceiling: f64,
-): void {
-  const px = gPx;
-  const py = gPy;
-  const pz = gPz;
-  const ids = gIds;
-  const kind = gKind;
-  const wrap = gWrap;
-  const flat = gFlat;
-  const lx = gLx;
-  const ly = gLy;
-  const lz = gLz;
-  let limit = count === kk ? worst() : r2;
-  // (scalar: an f64x2 form of this loop, the same arithmetic two lanes at a time, measured 5 %
-  // more instructions per step: most candidates fail the first comparison)
-  for (let j = s; j < e; j++) {
-    if (j === self) continue;
-    if (preyOnly && <i32>load<u8>(kind + <usize>j) !== PREY) continue;
-    const oj = (<usize>j) << 2;
-    let dx = <f64>load<f32>(px + oj) - x;
-    let dy = <f64>load<f32>(py + oj) - y;
-    let dz = flat ? 0 : <f64>load<f32>(pz + oj) - z;
-    if (wrap) {
-      if (dx > lx / 2) dx -= lx;
-      else if (dx < -lx / 2) dx += lx;
-      if (dy > ly / 2) dy -= ly;
-      else if (dy < -ly / 2) dy += ly;
-      if (dz > lz / 2) dz -= lz;
-      else if (dz < -lz / 2) dz += lz;
-    }
-    const d2 = dx * dx + dy * dy + dz * dz;
-    if (d2 > limit || d2 >= r2 || d2 > ceiling || d2 <= floor) continue;
-    offer(d2, load<u32>(ids + oj), j);
-    if (count === kk) limit = worst();
-  }
+/** Offer agent j when its exact d² is within (floor, min(k-th, r2, ceiling)] (GridKnn.scan's test). */
+function tryOffer(j: i32, x: f64, y: f64, z: f64, r2: f64, preyOnly: bool, floor: f64, ceiling: f64): void {
+  if (preyOnly && <i32>load<u8>(gKind + <usize>j) !== PREY) return;
+  const d2 = exactD2(j, x, y, z);
+  if ((count === kk && d2 > worst()) || d2 >= r2 || d2 > ceiling || d2 <= floor) return;
+  offer(d2, load<u32>(gIds + ((<usize>j) << 2)), j);
+}
+
+/** Test the agents of slots [s, e) one by one (GridKnn.scan): the cells of shells 2 and on. */
+function scan(self: i32, s: i32, e: i32, x: f64, y: f64, z: f64, r2: f64, preyOnly: bool): void {
+  for (let j = s; j < e; j++) if (j !== self) tryOffer(j, x, y, z, r2, preyOnly, -1, Infinity);
+}
+
+/**
+ * 2^-22 times the world's largest side, set per query: with float32 positions, a float32
+ * displacement along an axis is within 2^-23 |d| + 2^-24 L of the exact one (a subtraction's
+ * rounding, then a shift or image of ±L and its rounding), so a float32 d² is at most
+ * (1 + 2^-20) (d + √3 · 2^-24 L)², with d the exact distance.
+ */
+let gAbs: f64 = 0;
+
+/** A float32 bound above the float32 d² of every candidate whose exact d² is at most b. */
+function f32Bound(b: f64): f32 {
+  if (!(b < Infinity)) return Infinity;
+  const r = Math.sqrt(b) + gAbs;
+  return <f32>(r * r * (1 + 1.0 / 65536)); // (2^-16: the float32 rounding of the bound itself too)
 }
 
 /** A lower bound on the distance of every agent in a cell more than s cells away; −1: none left. */
@@ -201,11 +207,24 @@ function hi(a: i32, s: i32): i32 {
   return min(n - 1, c + s);
 }
 
-/** The x axis of the current shell (up to XMAX cells): level, gap and wrapped coordinate per cell. */
+/** The x and y axes of the current shell (up to XMAX cells each): level, gap and wrapped coordinate per cell. */
 const XMAX = 256;
-const XLV: usize = memory.data(4 * XMAX, 4);
-const XGP: usize = memory.data(8 * XMAX, 8);
-const XWC: usize = memory.data(4 * XMAX, 4);
+const XLV: usize = memory.data(8 * XMAX, 4);
+const XGP: usize = memory.data(16 * XMAX, 8);
+const XWC: usize = memory.data(8 * XMAX, 4);
+/** (the y axis's part of the tables: after the x axis's) */
+const YT: usize = XMAX;
+
+/** Axis a's cells t0..t1 of shell s into the tables at entry `base` (GridKnn.axisTable). */
+function axisTable(a: i32, t0: i32, t1: i32, s: i32, n: i32, base: usize): void {
+  for (let t = t0; t <= t1; t++) {
+    const m = base + <usize>(t - t0);
+    const lv = level(a, t, s);
+    store<i32>(XLV + (m << 2), lv);
+    store<f64>(XGP + (m << 3), gap(a, t, lv, s));
+    store<i32>(XWC + (m << 2), t < 0 ? t + n : t >= n ? t - n : t);
+  }
+}
 
 /** Visit the cells exactly s away (Chebyshev; periodic where the world wraps). */
 function visitShell(self: i32, s: i32, x: f64, y: f64, z: f64, r2: f64, preyOnly: bool): void {
@@ -220,27 +239,27 @@ function visitShell(self: i32, s: i32, x: f64, y: f64, z: f64, r2: f64, preyOnly
   const y1 = hi(1, s);
   const x0 = lo(0, s);
   const x1 = hi(0, s);
-  // the x axis once per shell (GridKnn.axisTable), not per row
-  const tabled = x1 - x0 < XMAX;
-  if (tabled)
-    for (let tx = x0; tx <= x1; tx++) {
-      const m = <usize>(tx - x0);
-      const lx = level(0, tx, s);
-      store<i32>(XLV + (m << 2), lx);
-      store<f64>(XGP + (m << 3), gap(0, tx, lx, s));
-      store<i32>(XWC + (m << 2), tx < 0 ? tx + nx : tx >= nx ? tx - nx : tx);
-    }
+  // the x and y axes once per shell (GridKnn.axisTable), not per row
+  const tabled = x1 - x0 < XMAX && y1 - y0 < XMAX;
+  if (tabled) {
+    axisTable(0, x0, x1, s, nx, 0);
+    axisTable(1, y0, y1, s, ny, YT);
+  }
   for (let tz = z0; tz <= z1; tz++) {
     const lz = level(2, tz, s);
     const gz = gap(2, tz, lz, s);
+    // a plane no nearer than the k-th (or the radius) holds nothing: skip it whole
+    const gz2 = gz * gz;
+    if (gz2 >= r2 || (count === kk && gz2 > worst())) continue;
     const wz = tz < 0 ? tz + nz : tz >= nz ? tz - nz : tz;
     for (let ty = y0; ty <= y1; ty++) {
-      const ly = level(1, ty, s);
-      const gy = gap(1, ty, ly, s);
+      const my = YT + <usize>(ty - y0);
+      const ly = tabled ? load<i32>(XLV + (my << 2)) : level(1, ty, s);
+      const gy = tabled ? load<f64>(XGP + (my << 3)) : gap(1, ty, ly, s);
       // a row no nearer than the k-th (or the radius) holds nothing: skip it whole
-      const gyz = gy * gy + gz * gz;
+      const gyz = gy * gy + gz2;
       if (gyz >= r2 || (count === kk && gyz > worst())) continue;
-      const wy = ty < 0 ? ty + ny : ty >= ny ? ty - ny : ty;
+      const wy = tabled ? load<i32>(XWC + (my << 2)) : ty < 0 ? ty + ny : ty >= ny ? ty - ny : ty;
       const row = nx * (wy + ny * wz);
       const edge = lz === s || ly === s;
       for (let tx = x0; tx <= x1; tx++) {
@@ -269,6 +288,53 @@ function visitShell(self: i32, s: i32, x: f64, y: f64, z: f64, r2: f64, preyOnly
 }
 
 /**
+ * Shells 0 and 1, the band floor < d² ≤ ceiling: the candidates of the step's ranges for the
+ * agent's cell (each range's cells shifted next to the query's), four at a time in float32; those
+ * within f32Bound of the k-th (or the radius, or the ceiling) tested exactly.
+ */
+function firstPass(i: i32, x: f64, y: f64, z: f64, r2: f64, preyOnly: bool, floor: f64, ceiling: f64): void {
+  const vxi = f32x4.splat(<f32>x);
+  const vyi = f32x4.splat(<f32>y);
+  const vzi = f32x4.splat(<f32>z);
+  const lanes = i32x4(0, 1, 2, 3);
+  const vself = i32x4.splat(i);
+  const zw = gFlat ? f32x4.splat(0) : f32x4.splat(1); // (2D: z left out)
+  const cap = Math.min(r2, ceiling);
+  let bound = f32x4.splat(f32Bound(count === kk ? Math.min(worst(), cap) : cap));
+  const rp = gp(I_RANGES);
+  for (let r = 0; r < nRanges; r++) {
+    const ra = rp + ((<usize>r) << 5);
+    const e = <i32>load<u32>(ra, 4);
+    const ve = i32x4.splat(e);
+    const shx = f32x4.splat(load<f32>(ra, 8));
+    const shy = f32x4.splat(load<f32>(ra, 12));
+    const shz = f32x4.splat(load<f32>(ra, 16));
+    for (let j = <i32>load<u32>(ra); j < e; j += 4) {
+      const oj = (<usize>j) << 2;
+      let dx = f32x4.add(f32x4.sub(v128.load(gPx + oj), vxi), shx);
+      let dy = f32x4.add(f32x4.sub(v128.load(gPy + oj), vyi), shy);
+      let dz = f32x4.mul(f32x4.add(f32x4.sub(v128.load(gPz + oj), vzi), shz), zw);
+      if (minImage) {
+        dx = nearestImage(dx, 0);
+        dy = nearestImage(dy, 1);
+        dz = nearestImage(dz, 2);
+      }
+      const d2 = f32x4.add(f32x4.add(f32x4.mul(dx, dx), f32x4.mul(dy, dy)), f32x4.mul(dz, dz));
+      const jl = i32x4.add(i32x4.splat(j), lanes);
+      let bits = i32x4.bitmask(
+        v128.and(v128.and(i32x4.lt_s(jl, ve), i32x4.ne(jl, vself)), f32x4.le(d2, bound)),
+      );
+      if (bits === 0) continue;
+      do {
+        tryOffer(j + ctz(bits), x, y, z, r2, preyOnly, floor, ceiling);
+        bits &= bits - 1;
+      } while (bits !== 0);
+      if (count === kk) bound = f32x4.splat(f32Bound(Math.min(worst(), cap)));
+    }
+  }
+}
+
+/**
  * The k nearest (prey where `preyOnly`) of sorted agent i into the hits; returns how many.
  * Exactly GridKnn.search's answer (the same ordering and distances).
  */
@@ -287,6 +353,7 @@ function search(i: i32, preyOnly: bool): i32 {
   gLx = gf(F_SIZE);
   gLy = gf(F_SIZE + 1);
   gLz = gf(F_SIZE + 2);
+  gAbs = Math.max(gLx, Math.max(gLy, gLz)) * (1.0 / 4194304); // 2^-22
   const o4 = (<usize>i) << 2;
   const x = <f64>load<f32>(gp(I_PX) + o4);
   const y = <f64>load<f32>(gp(I_PX + 1) + o4);
@@ -324,16 +391,8 @@ function search(i: i32, preyOnly: bool): i32 {
     // usually is: fewer insertions into the list); the rest where fewer than k were
     const b1 = unvisitedBound(1);
     const ceiling = b1 < 0 ? Infinity : b1 * b1;
-    const rp = gp(I_RANGES);
-    for (let r = 0; r < nRanges; r++) {
-      const ra = rp + ((<usize>r) << 5);
-      scanBand(i, <i32>load<u32>(ra), <i32>load<u32>(ra, 4), x, y, z, r2, preyOnly, -1, ceiling);
-    }
-    if (count < kk && ceiling < r2)
-      for (let r = 0; r < nRanges; r++) {
-        const ra = rp + ((<usize>r) << 5);
-        scanBand(i, <i32>load<u32>(ra), <i32>load<u32>(ra, 4), x, y, z, r2, preyOnly, ceiling, Infinity);
-      }
+    firstPass(i, x, y, z, r2, preyOnly, -1, ceiling);
+    if (count < kk && ceiling < r2) firstPass(i, x, y, z, r2, preyOnly, ceiling, Infinity);
     s = 1;
   } else visitShell(i, 0, x, y, z, r2, preyOnly);
   for (; ; s++) {
@@ -354,48 +413,12 @@ function search(i: i32, preyOnly: bool): i32 {
  */
 export function knnList(i: i32, anyPredators: bool, reach2: f64): i32 {
   const n = search(i, anyPredators);
-  const px = gp(I_PX);
-  const py = gp(I_PX + 1);
-  const pz = gp(I_PX + 2);
-  const vx = gp(I_PX + 3);
-  const vy = gp(I_PX + 4);
-  const vz = gp(I_PX + 5);
-  const kind = gp(I_PX + 7);
-  const nb = gp(I_NB);
-  const nbS = gp(I_NB_STRIDE);
-  const wrap = gi(I_WRAP) !== 0;
-  const flat = gi(I_DIMS2) !== 0;
-  const lx = gf(F_SIZE);
-  const ly = gf(F_SIZE + 1);
-  const lz = gf(F_SIZE + 2);
   const oi = (<usize>i) << 2;
-  const x = <f64>load<f32>(px + oi);
-  const y = <f64>load<f32>(py + oi);
-  const z = <f64>load<f32>(pz + oi);
+  const x = <f64>load<f32>(gPx + oi);
+  const y = <f64>load<f32>(gPy + oi);
+  const z = <f64>load<f32>(gPz + oi);
   let m = 0;
-  for (let h = 0; h < n; h++) {
-    putNeighbour(
-      nb,
-      nbS,
-      m++,
-      load<i32>(HJ + ((<usize>h) << 2)),
-      x,
-      y,
-      z,
-      wrap,
-      flat,
-      lx,
-      ly,
-      lz,
-      px,
-      py,
-      pz,
-      vx,
-      vy,
-      vz,
-      kind,
-    );
-  }
+  for (let h = 0; h < n; h++) putNeighbour(m++, load<i32>(HJ + ((<usize>h) << 2)), x, y, z);
   if (!anyPredators) return m;
   // the predators within reach, for flee and kill: every slot of the cells within reach
   const cs = gp(I_CELLSTART);
@@ -419,29 +442,8 @@ export function knnList(i: i32, anyPredators: bool, reach2: f64): i32 {
         const key = rank === 0 ? lin : load<i32>(rank + ((<usize>lin) << 2));
         const e = load<i32>(cs + ((<usize>(key + 1)) << 2));
         for (let j = load<i32>(cs + ((<usize>key) << 2)); j < e; j++) {
-          if (<i32>load<u8>(kind + <usize>j) === PREY) continue;
-          const d2 = putNeighbour(
-            nb,
-            nbS,
-            m,
-            j,
-            x,
-            y,
-            z,
-            wrap,
-            flat,
-            lx,
-            ly,
-            lz,
-            px,
-            py,
-            pz,
-            vx,
-            vy,
-            vz,
-            kind,
-          );
-          if (d2 < reach2) m++;
+          if (<i32>load<u8>(gKind + <usize>j) === PREY) continue;
+          if (putNeighbour(m, j, x, y, z) < reach2) m++;
         }
       }
     }
@@ -450,49 +452,19 @@ export function knnList(i: i32, anyPredators: bool, reach2: f64): i32 {
 }
 
 /** Write agent j as entry m of the neighbour list (offset from (x, y, z), minimum image); returns d². */
-function putNeighbour(
-  nb: usize,
-  nbS: usize,
-  m: i32,
-  j: i32,
-  x: f64,
-  y: f64,
-  z: f64,
-  wrap: bool,
-  flat: bool,
-  lx: f64,
-  ly: f64,
-  lz: f64,
-  px: usize,
-  py: usize,
-  pz: usize,
-  vx: usize,
-  vy: usize,
-  vz: usize,
-  kind: usize,
-): f64 {
+function putNeighbour(m: i32, j: i32, x: f64, y: f64, z: f64): f64 {
+  const d2 = exactD2(j, x, y, z);
+  const nbS = gp(I_NB_STRIDE);
   const oj = (<usize>j) << 2;
-  let dx = <f64>load<f32>(px + oj) - x;
-  let dy = <f64>load<f32>(py + oj) - y;
-  let dz = flat ? 0 : <f64>load<f32>(pz + oj) - z;
-  if (wrap) {
-    if (dx > lx / 2) dx -= lx;
-    else if (dx < -lx / 2) dx += lx;
-    if (dy > ly / 2) dy -= ly;
-    else if (dy < -ly / 2) dy += ly;
-    if (dz > lz / 2) dz -= lz;
-    else if (dz < -lz / 2) dz += lz;
-  }
-  const d2 = dx * dx + dy * dy + dz * dz;
-  const o = nb + ((<usize>m) << 2);
+  const o = gp(I_NB) + ((<usize>m) << 2);
   store<i32>(o, j);
-  store<f32>(o + nbS, <f32>dx);
-  store<f32>(o + 2 * nbS, <f32>dy);
-  store<f32>(o + 3 * nbS, <f32>dz);
+  store<f32>(o + nbS, <f32>gDx);
+  store<f32>(o + 2 * nbS, <f32>gDy);
+  store<f32>(o + 3 * nbS, <f32>gDz);
   store<f32>(o + 4 * nbS, <f32>d2);
-  store<f32>(o + 5 * nbS, load<f32>(vx + oj));
-  store<f32>(o + 6 * nbS, load<f32>(vy + oj));
-  store<f32>(o + 7 * nbS, load<f32>(vz + oj));
-  store<i32>(o + 8 * nbS, <i32>load<u8>(kind + <usize>j));
+  store<f32>(o + 5 * nbS, load<f32>(gp(I_PX + 3) + oj));
+  store<f32>(o + 6 * nbS, load<f32>(gp(I_PX + 4) + oj));
+  store<f32>(o + 7 * nbS, load<f32>(gp(I_PX + 5) + oj));
+  store<i32>(o + 8 * nbS, <i32>load<u8>(gKind + <usize>j));
   return d2;
 }

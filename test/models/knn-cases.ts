@@ -1,7 +1,9 @@
 /**
  * Random states for the topological-neighbour tests (as test/models/knn.test.ts draws them):
- * uniform, clustered (tight blobs, duplicates) or lattice points (exact ties), periodic or
- * bounded, 2D or 3D, ids that are not the slots, some predators.
+ * uniform, clustered (tight blobs, duplicates), lattice points (exact ties) or near-lattice
+ * points (each coordinate a few float32 ulps off the lattice: distances that tie in float32 but
+ * not in float64, where wasm/knn.ts's float32 pre-filter must keep every candidate the float64
+ * order needs), periodic or bounded, 2D or 3D, ids that are not the slots, some predators.
  */
 import fc from 'fast-check';
 import type { ParamsOverride } from '../../src/params/schema.ts';
@@ -20,7 +22,7 @@ export interface Case {
   preyParam: number;
 }
 
-/** A random state: uniform, clustered (tight blobs, duplicates) or lattice (exact ties). */
+/** A random state: uniform, clustered (tight blobs, duplicates), lattice (exact ties) or near-lattice. */
 export const arbCase = fc
   .record({
     size: fc.tuple(
@@ -30,7 +32,7 @@ export const arbCase = fc
     ),
     dims: fc.constantFrom(2 as const, 3 as const),
     wrap: fc.boolean(),
-    shape: fc.constantFrom('uniform', 'clustered', 'lattice'),
+    shape: fc.constantFrom('uniform', 'clustered', 'lattice', 'near'),
     n: fc.integer({ min: 1, max: 90 }),
     predators: fc.boolean(),
     preyParam: fc.integer({ min: 1, max: 100_000 }),
@@ -41,13 +43,15 @@ export const arbCase = fc
     const centres = Array.from({ length: 3 }, () => [rng.next(), rng.next(), rng.next()]);
     const unit = (a: number): number => {
       if (shape === 'uniform') return rng.next();
-      if (shape === 'lattice') return Math.floor(rng.next() * 5) / 5;
+      if (shape === 'lattice' || shape === 'near') return Math.floor(rng.next() * 5) / 5;
       const v = centres[Math.floor(rng.next() * 3) % 3][a] + (rng.next() - 0.5) * 0.02;
       return v - Math.floor(v);
     };
     const points = Array.from({ length: n }, () => {
       const p = [0, 1, 2].map((a) => {
-        const v = Math.fround(unit(a) * size[a]);
+        // near: −3 .. 3 float32 ulps (of the coordinate) off the lattice
+        const ulps = shape === 'near' ? Math.floor(rng.next() * 7) - 3 : 0;
+        const v = Math.fround(unit(a) * size[a] * (1 + ulps * 2 ** -23));
         return v < size[a] ? v : 0;
       }) as [number, number, number];
       if (dims === 2) p[2] = Math.fround(size[2] / 2);
