@@ -133,6 +133,14 @@ test('cpu wasm: stepSync right after set() into a model says the full kernel is 
   await flock.dispose();
 });
 
+test('cpu wasm: after await reset() into a model, stepSync steps at once', async () => {
+  const flock = await createFlock({ preset: 'reynolds', prey: 300, kernel: 'wasm' });
+  await flock.reset({ model: 'couzin' });
+  flock.stepSync(2);
+  assert.equal(flock.stepCount, 2);
+  await flock.dispose();
+});
+
 test('cpu wasm: a flock created with a model runs the full kernel from the start (stepSync at once)', async () => {
   const flock = await createFlock({ preset: 'vicsek', prey: 300, kernel: 'wasm' });
   flock.stepSync(3);
