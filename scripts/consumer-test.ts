@@ -541,12 +541,16 @@ try {
     // compiles the kernel (the page posts it the compiled module)
     check(`${name}: the core wasm kernel once in the bundle`, b.kernels === 1, `${b.kernels} copies`);
     check(`${name}: the full wasm kernel once in the bundle`, full.kernels === 1, `${full.kernels} copies`);
+    // the bundlers split at the dynamic import: the full kernel alone in a chunk of its own
+    const lazy = full.chunks.filter((c) => c.kernels > 0);
+    const coreHere = b.chunks.find((c) => c.file === lazy[0]?.file)?.kernels ?? 0;
+    check(
+      `${name}: the full kernel in a chunk of its own`,
+      lazy.length === 1 && coreHere === 0,
+      lazy.map((c) => c.file).join(' '),
+    );
     if (name === 'vite') {
-      // Vite splits at the dynamic import: the full kernel alone in a chunk of its own
-      const lazy = full.chunks.filter((c) => c.kernels > 0);
       fullChunk = lazy[0]?.file.split('/').pop() ?? '';
-      const coreHere = b.chunks.find((c) => c.file === lazy[0]?.file)?.kernels ?? 0;
-      check('vite: the full kernel in a chunk of its own', lazy.length === 1 && coreHere === 0, fullChunk);
       const eager = b.bytes - lazy.reduce((s, c) => s + c.bytes, 0);
       check(
         `vite: JavaScript a Reynolds app loads (all but the full kernel's chunk) within ${VITE_BUDGET / 1024} KiB`,
