@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { CpuBackend } from '../src/backends/cpu/backend.ts';
 import { WasmKernel } from '../src/backends/wasm/kernel.ts';
-import { kernelWasmBytes } from '../src/backends/wasm/loader.ts';
+import { fullKernelWasmBytes, kernelWasmBytes } from '../src/backends/wasm/loader.ts';
 import { paramsFromOptions } from '../src/flock.ts';
 import type { Params } from '../src/params/schema.ts';
 import { mergeOverrides, overrideFromPairs } from '../src/params/validate.ts';
@@ -19,8 +19,14 @@ export function scenarioParams(n: number, preset: string, sets: readonly string[
   return paramsFromOptions({ params: mergeOverrides(base, standardScenario(base, n, 'grid')) });
 }
 
-/** A kernel binary: a .wasm file, or "embedded" (the one the library ships). */
+const FULL_KERNEL = await fullKernelWasmBytes();
+
+/**
+ * A kernel binary: a .wasm file, or "embedded" (the core kernel the library ships: Reynolds,
+ * metric neighbours) or "embedded-full" (the full one: also the models, topological neighbours).
+ */
 export function kernelBytes(path: string): Uint8Array<ArrayBuffer> {
+  if (path === 'embedded-full') return FULL_KERNEL.slice();
   return path === 'embedded' ? kernelWasmBytes() : new Uint8Array(readFileSync(path));
 }
 

@@ -37,12 +37,34 @@ export function installFigures(dir: string): InstallFigures {
   return { packages: names.length, bytes: folderBytes(join(dir, 'node_modules')), names };
 }
 
-/** 48 characters from the middle of the kernel's embedded base64: found once per copy of it. */
-export function kernelProbe(root: string): string {
-  const text = readFileSync(join(root, 'src/backends/wasm/kernel-wasm.generated.ts'), 'utf8');
+/** The embedded WebAssembly kernels: the core one (loaded with the library) and the full one. */
+const KERNEL_FILES = [
+  'src/backends/wasm/kernel-wasm.generated.ts',
+  'src/backends/wasm/kernel-full-wasm.generated.ts',
+] as const;
+
+function embeddedBase64(root: string, file: string): string {
+  const text = readFileSync(join(root, file), 'utf8');
   const b64 = /'([A-Za-z0-9+/=]{1000,})'/.exec(text)?.[1];
-  if (!b64) throw new Error('kernel-wasm.generated.ts: no embedded base64 found');
-  return b64.slice(b64.length >> 1, (b64.length >> 1) + 48);
+  if (!b64) throw new Error(`${file}: no embedded base64 found`);
+  return b64;
+}
+
+/**
+ * 48 characters of a kernel's embedded base64 (the core kernel's by default), from near its
+ * middle and found in no other kernel's (the two share much of their bytes): found once per copy
+ * of that kernel.
+ */
+export function kernelProbe(root: string, file: string = KERNEL_FILES[0]): string {
+  const b64 = embeddedBase64(root, file);
+  const others = KERNEL_FILES.filter((f) => f !== file && existsSync(join(root, f))).map((f) =>
+    embeddedBase64(root, f),
+  );
+  for (let at = b64.length >> 1; at + 48 <= b64.length; at += 4) {
+    const probe = b64.slice(at, at + 48);
+    if (others.every((o) => !o.includes(probe))) return probe;
+  }
+  throw new Error(`${file}: no 48 characters of its base64 that the other kernels lack`);
 }
 
 /** One built chunk. */

@@ -2,7 +2,8 @@
 // the built package needs no file beside its JavaScript: every bundler, Node, CommonJS and the
 // TypeScript sources (tsx, Vite dev) load them as plain imports.
 //   src/backends/webgpu/wgsl.generated.ts      ← src/backends/webgpu/*.wgsl
-//   src/backends/wasm/kernel-wasm.generated.ts ← build/murmur-kernel.wasm (node wasm/build.mjs)
+//   src/backends/wasm/kernel-wasm.generated.ts      ← build/murmur-kernel.wasm (node wasm/build.mjs)
+//   src/backends/wasm/kernel-full-wasm.generated.ts ← build/murmur-kernel-full.wasm
 // The generated files are checked in (so a fresh checkout typechecks and tests without a build);
 // `node scripts/embed.mjs --check` (or `node wasm/build.mjs --check`, which builds the kernel first)
 // exits 1 when one is out of date and writes nothing; CI runs it.
@@ -33,14 +34,15 @@ function wgslModule() {
   return lines.join('\n');
 }
 
-function wasmModule() {
-  const bytes = readFileSync(join(root, 'build/murmur-kernel.wasm'));
+/** A kernel's module: `name` returns its base64 (`what` says which kernel, in its doc comment). */
+function wasmModule(file, name, what) {
+  const bytes = readFileSync(join(root, file));
   return [
-    header('build/murmur-kernel.wasm'),
+    header(file),
     // A function, not an exported string constant: Vite's bundler (Rolldown) inlines an exported
     // constant at every use site, which put the kernel into a chunk once per use (three times).
-    `/** The WebAssembly SIMD step kernel (${bytes.length} bytes), base64. Call it once. */`,
-    'export function kernelWasmBase64(): string {',
+    `/** ${what} (${bytes.length} bytes), base64. Call it once. */`,
+    `export function ${name}(): string {`,
     `  return '${bytes.toString('base64')}';`,
     '}',
     '',
@@ -49,7 +51,22 @@ function wasmModule() {
 
 const outputs = [
   ['src/backends/webgpu/wgsl.generated.ts', wgslModule()],
-  ['src/backends/wasm/kernel-wasm.generated.ts', wasmModule()],
+  [
+    'src/backends/wasm/kernel-wasm.generated.ts',
+    wasmModule(
+      'build/murmur-kernel.wasm',
+      'kernelWasmBase64',
+      'The core WebAssembly SIMD step kernel (Reynolds, metric neighbours)',
+    ),
+  ],
+  [
+    'src/backends/wasm/kernel-full-wasm.generated.ts',
+    wasmModule(
+      'build/murmur-kernel-full.wasm',
+      'fullKernelWasmBase64',
+      'The full WebAssembly SIMD step kernel (also Vicsek, Couzin, topological neighbours; imported only where a flock needs it)',
+    ),
+  ],
 ];
 let stale = 0;
 for (const [rel, text] of outputs) {

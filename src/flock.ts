@@ -244,7 +244,9 @@ export class Flock {
    * included; the kernel stays. Validated at once (a ParamError is thrown, nothing changes).
    * With no step() pending (always so for a flock stepped with stepSync) the flock is rebuilt
    * before reset() returns, so stepSync can follow at once; else it is rebuilt after the pending
-   * steps, when the returned Promise resolves (stepSync refuses until then).
+   * steps, when the returned Promise resolves (stepSync refuses until then). A wasm flock moved
+   * into a model (or topological neighbours) loads the full WebAssembly kernel: stepSync waits
+   * for the returned Promise then (as after such a set(): `await step(0)`).
    *
    * `options.state`: the seeded start of the new parameters built elsewhere (`seededState`, e.g.
    * in a worker: seeding a million agents takes a second), adopted instead of seeding here. It is
@@ -268,7 +270,8 @@ export class Flock {
     };
     if (this.queued === 0) {
       rebuild();
-      return Promise.resolve();
+      // (resolves at once unless the new parameters need the full wasm kernel, loaded then)
+      return this.impl.ready?.() ?? Promise.resolve();
     }
     return this.enqueue(async () => rebuild());
   }

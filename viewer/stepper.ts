@@ -98,20 +98,31 @@ export class Stepper {
     }
     const dt = flock.params.dt;
     this.owed += Math.min(frameSeconds, MAX_FRAME_DELTA);
-    if (flock.backend === 'cpu') {
+    // (while a step() of the fallback below runs, stepSync would refuse: the batch path waits)
+    if (flock.backend === 'cpu' && !this.inFlight) {
       const t0 = performance.now();
       let n = 0;
+      let refused = false;
       while (this.owed >= dt && performance.now() - t0 < SYNC_BUDGET_MS) {
-        flock.stepSync(1);
+        try {
+          flock.stepSync(1);
+        } catch {
+          // e.g. a model just chosen whose wasm kernel still loads: step() below awaits it (and
+          // reports any other failure)
+          refused = true;
+          break;
+        }
         this.owed -= dt;
         n++;
       }
-      // could not keep up: run slower than real time rather than pile up debt
-      if (this.owed > 2 * dt) this.owed = dt;
-      this.steps = n;
-      this.simMs = performance.now() - t0;
-      if (n > 0) this.fresh = true;
-      return;
+      if (!refused) {
+        // could not keep up: run slower than real time rather than pile up debt
+        if (this.owed > 2 * dt) this.owed = dt;
+        this.steps = n;
+        this.simMs = performance.now() - t0;
+        if (n > 0) this.fresh = true;
+        return;
+      }
     }
     if (this.inFlight || this.owed < dt) return;
     const n = Math.min(MAX_BATCH, Math.floor(this.owed / dt));

@@ -7,6 +7,7 @@ import { BP, BV, boundary } from './boundary';
 import { keysQuad } from './cell-keys';
 import { hsum } from './lanes';
 import { LQ2, LRX, LRY, LRZ, offsetFromLine, repelFromLine } from './laser';
+import { MODELS } from './models';
 import { AVX, AVY, AVZ, avoidObstacles, moveAmongObstacles } from './obstacles';
 import {
   MOTION_INTEGRATION_ACCELERATION,
@@ -119,7 +120,7 @@ export function finish(
   speedI: f64,
   killedIn: bool,
 ): void {
-  if (gi(I_FLAGS) & VICSEK) {
+  if (MODELS && (gi(I_FLAGS) & VICSEK) !== 0) {
     vicsekFinish(
       i,
       xi,

@@ -11,6 +11,7 @@ import { COUNTING, countAgent } from './counting';
 import { couzinPrey } from './couzin';
 import { knnList } from './knn';
 import { CD2, CX, CY, CZ, compact, separateCoincident, weight } from './lanes';
+import { MODELS } from './models';
 import { cellRanges, coord, minImage, nRanges } from './ranges';
 import { PREY, SUM_ALI, SUM_COH, SUM_FLEE, SUM_SEP } from './shared-constants';
 import {
@@ -52,11 +53,11 @@ export function step(begin: i32, end: i32): void {
   const vz = gp(I_PX + 5);
   const kind = gp(I_PX + 7);
   const anyPredators = (gi(I_FLAGS) & PREDATORS) !== 0;
-  const couzin = (gi(I_FLAGS) & COUZIN) !== 0;
+  const couzin = MODELS && (gi(I_FLAGS) & COUZIN) !== 0;
   const nx = gi(I_N);
   const ny = gi(I_N + 1);
   setImage();
-  const topological = gi(I_NEIGHBOURS_K) > 0; // the k nearest (knn.ts), not those within reach
+  const topological = MODELS && gi(I_NEIGHBOURS_K) > 0; // the k nearest (knn.ts), not those within reach
   let lastCell = -1;
   let lastKind = -1;
   for (let i = begin; i < end; i++) {

@@ -34,15 +34,22 @@
 //   lanes.ts         pieces both passes share (weights, compaction, coincident agents, sums)
 //   blocks.ts        reading the host's I and F blocks
 //   counting.ts      bench-only counters of the neighbour pass (folded away in the shipped build)
+//   models.ts        MODELS: the full kernel or the core one (Reynolds, metric; wasm/build.mjs)
 //   slots.ts, shared-constants.ts  slot numbers and shared constants
 // Helpers are plain functions: wasm/build.mjs inlines every one with a single caller (and the
 // small ones everywhere), so splitting a loop into helpers costs no call.
 
+import { MODELS } from './models';
 import { LAYOUT_VERSION } from './slots';
 
 /** Layout version: a hash of the slot layout, generated from the kernel table (the host checks it). */
 export function layoutVersion(): i32 {
   return LAYOUT_VERSION;
+}
+
+/** 1 in the full kernel (the models and topological neighbours), 0 in the core kernel (models.ts). */
+export function models(): i32 {
+  return MODELS ? 1 : 0;
 }
 
 export { heapBase } from './blocks';

@@ -8,6 +8,9 @@ await esbuild.build({
   entryPoints: { app: 'src/main.js', worker: 'murmur-flock/worker' },
   outdir: 'dist',
   bundle: true,
+  // chunks split at dynamic imports: the models' WebAssembly kernel (and each backend) loads only
+  // when a flock needs it, as in Vite; without it, both wasm kernels would sit in app.js
+  splitting: true,
   format: 'esm',
   platform: 'browser',
   target: 'es2022',
@@ -15,4 +18,4 @@ await esbuild.build({
 });
 mkdirSync('dist', { recursive: true });
 copyFileSync('index.html', 'dist/index.html');
-console.log('built dist/ (app.js, worker.js, index.html)');
+console.log('built dist/ (app.js, worker.js, their chunks, index.html)');

@@ -35,25 +35,28 @@ const factories: Record<
   (request: BackendRequest, params: Readonly<Params>) => Promise<StartedBackend>
 > = {
   /** The kernel decided once, then the cpu backend (with the wasm kernel if chosen). */
-  async cpu(request) {
-    const [{ decideKernel }, { CpuBackend }, { WasmKernel }] = await Promise.all([
+  async cpu(request, params) {
+    const [{ decideKernel, kernelVariantFor }, { CpuBackend }, { WasmKernel }] = await Promise.all([
       import('./wasm/select.ts'),
       import('./cpu/backend.ts'),
       import('./wasm/kernel.ts'),
     ]);
-    const d = await decideKernel(request.kernel);
+    // the core WebAssembly kernel unless these parameters need the full one (the backend loads
+    // it when a later set() or reset() does)
+    const d = await decideKernel(request.kernel, kernelVariantFor(params));
     return { impl: new CpuBackend(d.module ? await WasmKernel.create(d.module) : null), plan: planOf(d) };
   },
   /** The kernel decided once, then `threads` workers loaded with it. */
-  async workers(request) {
-    const [{ decideKernel }, { createWorkersBackend }] = await Promise.all([
+  async workers(request, params) {
+    const [{ decideKernel, kernelVariantFor }, { createWorkersBackend }] = await Promise.all([
       import('./wasm/select.ts'),
       import('./workers/backend.ts'),
     ]);
-    const d = await decideKernel(request.kernel);
+    const variant = kernelVariantFor(params);
+    const d = await decideKernel(request.kernel, variant);
     // the decided kernel, never 'auto': the backend must not choose again
     return {
-      impl: await createWorkersBackend({ threads: request.threads, kernel: d.kernel }),
+      impl: await createWorkersBackend({ threads: request.threads, kernel: d.kernel, variant }),
       plan: planOf(d),
     };
   },

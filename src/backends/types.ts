@@ -64,6 +64,8 @@ export interface Backend {
   takeHostWrites?(state: FlockState, slots: readonly number[] | null): void;
   /** Advance `n` steps. Resolves when the state's front half holds the result. */
   step(state: FlockState, n: number): Promise<void>;
+  /** Resolves once what the configured parameters need is loaded (cpu: the full wasm kernel). */
+  ready?(): Promise<void>;
   /** What this backend runs (valid after configure()). */
   info(): BackendInfo;
   /** Timing per step (ms), the mean over the steps of the last step(n) call. */

@@ -37,5 +37,35 @@ for (const [backend, kernel] of [
     show(name, `failed: ${e}`);
   }
 }
+
+// A model other than Reynolds: its WebAssembly kernel is a chunk of its own, which the page
+// fetches only now (the Reynolds flocks above ran the smaller core kernel).
+const scripts = () => performance.getEntriesByType('resource').map((e) => e.name);
+const beforeModels = scripts();
+for (const backend of ['cpu', 'workers']) {
+  const name = `${backend} wasm vicsek`;
+  try {
+    const f = await createFlock({
+      preset: 'vicsek',
+      prey: 1000,
+      seed: 42,
+      backend,
+      kernel: 'wasm',
+      threads: 2,
+    });
+    await f.step(steps);
+    results[name] = hex(f.stateHash());
+    show(name, results[name]);
+    await f.dispose();
+  } catch (e) {
+    errors[name] = String(e);
+    show(name, `failed: ${e}`);
+  }
+}
 // for the consumer test, which reads this back from the page
-window.murmurResult = { isolated: globalThis.crossOriginIsolated === true, results, errors };
+window.murmurResult = {
+  isolated: globalThis.crossOriginIsolated === true,
+  results,
+  errors,
+  resources: { beforeModels, after: scripts() },
+};

@@ -4,6 +4,7 @@ import type { KeySink } from '../../spatial/grid.ts';
 import type { FlockState } from '../../state/layout.ts';
 import type { BackendInfo, StepTiming, SyncBackend } from '../types.ts';
 import { type WasmKernel, wasmScratchBytes } from '../wasm/kernel.ts';
+import { kernelVariantFor } from '../wasm/variant.ts';
 import { CpuStep, hasPredators } from './step.ts';
 
 const now = () => performance.now();
@@ -29,8 +30,16 @@ export class CpuBackend implements SyncBackend {
   /** The next step's keys go to the grid's own keys, counts to its (then idle) cursors. */
   private sink: KeySink | null = null;
   private readonly timing: StepTiming = { grid: 0, neighbours: 0, total: 0 };
-  /** The WebAssembly kernel, which then runs every step (it computes every parameter). */
-  private readonly wasm: WasmKernel | null;
+  /**
+   * The WebAssembly kernel, which then runs every step: the core build until parameters need the
+   * full one (a model, topological neighbours), then the full one for good (both step Reynolds
+   * to the same bytes).
+   */
+  private wasm: WasmKernel | null;
+  /** The full kernel being loaded for the last configure()'s parameters (step() awaits it). */
+  private upgrade: Promise<void> | null = null;
+  /** The last configure()'s arguments, applied again once the full kernel is in. */
+  private last: { params: Params; state: FlockState } | null = null;
 
   /** @param wasm the WebAssembly SIMD kernel, or null for the TypeScript kernel only. */
   constructor(wasm: WasmKernel | null = null) {
@@ -43,9 +52,30 @@ export class CpuBackend implements SyncBackend {
   }
 
   configure(params: Params, state: FlockState): void {
+    this.last = { params, state };
+    if (this.wasm && !this.wasm.models && kernelVariantFor(params) === 'full') {
+      // the core kernel cannot step these: configured once the full one is in (step() awaits it)
+      this.configured = false;
+      this.upgrade ??= this.loadFullKernel();
+      return;
+    }
     this.cpuStep.configure(params, state.capacity, hasPredators(state), this.wasm);
     this.sinkToGrid();
     this.configured = true;
+  }
+
+  /** Load the full kernel (its bytes' own chunk: see wasm/loader.ts), then configure again. */
+  private async loadFullKernel(): Promise<void> {
+    try {
+      const [{ loadWasmModule }, { WasmKernel }] = await Promise.all([
+        import('../wasm/loader.ts'),
+        import('../wasm/kernel.ts'),
+      ]);
+      this.wasm = await WasmKernel.create(await loadWasmModule('full'));
+    } finally {
+      this.upgrade = null;
+    }
+    if (this.last) this.configure(this.last.params, this.last.state);
   }
 
   retarget(params: Params): void {
@@ -58,6 +88,10 @@ export class CpuBackend implements SyncBackend {
   }
 
   stepSync(state: FlockState, n: number): void {
+    if (this.upgrade)
+      throw new Error(
+        `the full WebAssembly kernel (model ${this.last?.params.model}, ${this.last?.params.neighbours.kind} neighbours) is still loading: await step() or reset() before stepSync()`,
+      );
     if (!this.configured) throw new Error('CpuBackend: configure() before step()');
     const step = this.cpuStep;
     const grid = step.grid;
@@ -108,7 +142,15 @@ export class CpuBackend implements SyncBackend {
   }
 
   async step(state: FlockState, n: number): Promise<void> {
+    await this.ready();
     this.stepSync(state, n);
+  }
+
+  /** Resolves once the kernel the parameters need is loaded (rejects when it cannot load). */
+  async ready(): Promise<void> {
+    // (a load that failed is tried again)
+    if (!this.configured && !this.upgrade && this.last) this.configure(this.last.params, this.last.state);
+    while (this.upgrade) await this.upgrade;
   }
 
   info(): BackendInfo {

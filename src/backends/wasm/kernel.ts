@@ -4,7 +4,16 @@ import type { KeySink, UniformGrid } from '../../spatial/grid.ts';
 import type { Half } from '../../state/layout.ts';
 import type { KernelScratch } from '../cpu/kernel.ts';
 import type { SweepWindow } from '../cpu/symmetric.ts';
-import { compactionTable, F, F_SLOTS, I, I_SLOTS, LAYOUT_VERSION, writeConstantSlots } from './layout.ts';
+import {
+  compactionTable,
+  F,
+  F_SLOTS,
+  FLAG,
+  I,
+  I_SLOTS,
+  LAYOUT_VERSION,
+  writeConstantSlots,
+} from './layout.ts';
 
 /** Round up to 16 bytes in ordinary arithmetic (a `& ~15` mask turns sizes from 2³¹ on negative). */
 const align = (n: number) => Math.ceil(n / 16) * 16;
@@ -22,6 +31,8 @@ export function wasmScratchBytes(capacity: number, nCells: number): number {
 interface Exports {
   memory: WebAssembly.Memory;
   layoutVersion(): number;
+  /** 1: the full kernel (the models, topological neighbours); 0: the core kernel. */
+  models(): number;
   heapBase(): number;
   step(begin: number, end: number): void;
   ranges(cx: number, cy: number, cz: number, kx: number, ky: number, kz: number): number;
@@ -170,7 +181,14 @@ export class WasmKernel {
       );
     this.x = x;
     this.base = x.heapBase();
+    this.models = x.models() === 1;
   }
+
+  /**
+   * True for the full kernel (Vicsek, Couzin, topological neighbours), false for the core one
+   * (Reynolds, metric neighbours), which refuses to step parameters that need the full one.
+   */
+  readonly models: boolean;
 
   /** Instantiate a compiled kernel module (see loadWasmModule). */
   static async create(module: WebAssembly.Module): Promise<WasmKernel> {
@@ -694,6 +712,9 @@ export class WasmKernel {
       f64[F.inv + a] = grid.inv[a];
     }
     writeConstantSlots(c, i32, f64);
+    // the core kernel would step a model as Reynolds: refused, never silently wrong
+    if (!this.models && ((i32[I.flags] & (FLAG.vicsek | FLAG.couzin)) !== 0 || i32[I.neighboursK] > 0))
+      throw new Error('internal: the core WebAssembly kernel was given a model or topological neighbours');
     // the spheres, read by the finish where c.nObstacles > 0 (at most the schema's maxItems)
     i32[I.obstacles] = p.obstacles;
     if (c.nObstacles > 0) v.f64all.set(c.obstacles.subarray(0, 4 * c.nObstacles), p.obstacles >> 3);

@@ -1,9 +1,17 @@
 /**
- * Compiling the WebAssembly SIMD step kernel. The binary (built by `node wasm/build.mjs` from
- * wasm/kernel.ts) is embedded as base64 in kernel-wasm.generated.ts, so the built package needs
- * no file beside its JavaScript and no bundler has to find, copy or serve a .wasm asset.
+ * Compiling the WebAssembly SIMD step kernels. Both binaries (built by `node wasm/build.mjs` from
+ * the same AssemblyScript sources) are embedded as base64, so the built package needs no file
+ * beside its JavaScript and no bundler has to find, copy or serve a .wasm asset:
+ * - the core kernel (Reynolds, metric neighbours) in kernel-wasm.generated.ts, a static import;
+ * - the full kernel (also Vicsek, Couzin, topological neighbours) in
+ *   kernel-full-wasm.generated.ts, imported only when a flock needs it (a dynamic import(), which
+ *   a bundler puts in a chunk of its own: an app that runs Reynolds never downloads it).
+ * The full kernel steps Reynolds to the same bytes as the core one (test/wasm/kernel-variants).
  */
 import { kernelWasmBase64 } from './kernel-wasm.generated.ts';
+import type { KernelVariant } from './variant.ts';
+
+export type { KernelVariant } from './variant.ts';
 
 // (module (func (result v128) (v128.const i32x4 0 0 0 0)))
 const SIMD_PROBE = new Uint8Array([
@@ -26,14 +34,11 @@ type Base64Decoders = {
 };
 
 /**
- * The kernel's bytes, decoded from the embedded base64: natively where the runtime can (Node's
- * Buffer, `Uint8Array.fromBase64` in newer browsers), else with atob.
+ * Base64 decoded natively where the runtime can (Node's Buffer, `Uint8Array.fromBase64` in newer
+ * browsers), else with atob.
  */
-export function kernelWasmBytes(): Uint8Array<ArrayBuffer> {
+function decodeBase64(base64: string): Uint8Array<ArrayBuffer> {
   const g = globalThis as unknown as Base64Decoders;
-  // read at this one site: a bundle holds the kernel once (test/package/bundle.test.ts and the
-  // consumer test count it in Vite builds)
-  const base64 = kernelWasmBase64();
   const native = g.Buffer?.from(base64, 'base64') ?? g.Uint8Array.fromBase64?.(base64);
   if (native) return new Uint8Array(native);
   const text = atob(base64);
@@ -42,21 +47,37 @@ export function kernelWasmBytes(): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
-let cached: Promise<WebAssembly.Module> | null = null;
+/** The core kernel's bytes (Reynolds, metric neighbours), decoded from the embedded base64. */
+export function kernelWasmBytes(): Uint8Array<ArrayBuffer> {
+  // read at this one site: a bundle holds the kernel once (test/package/bundle.test.ts and the
+  // consumer test count it in Vite builds)
+  return decodeBase64(kernelWasmBase64());
+}
+
+/** The full kernel's bytes (also Vicsek, Couzin, topological neighbours): its module loaded on use. */
+export async function fullKernelWasmBytes(): Promise<Uint8Array<ArrayBuffer>> {
+  const { fullKernelWasmBase64 } = await import('./kernel-full-wasm.generated.ts');
+  return decodeBase64(fullKernelWasmBase64());
+}
+
+const cached: Record<KernelVariant, Promise<WebAssembly.Module> | null> = { core: null, full: null };
 
 /**
- * Compile the kernel once per thread (the compiled module can be posted to workers). Rejects
+ * Compile a kernel once per thread (the compiled module can be posted to workers): the full one
+ * unless `core` is asked for (the backends ask for what the parameters need: select.ts). Rejects
  * with the reason when the runtime lacks SIMD.
  */
-export function loadWasmModule(): Promise<WebAssembly.Module> {
-  if (!cached) {
-    cached = (async () => {
+export function loadWasmModule(variant: KernelVariant = 'full'): Promise<WebAssembly.Module> {
+  let p = cached[variant];
+  if (!p) {
+    p = (async () => {
       if (!wasmSimdSupported()) throw new Error('this runtime has no WebAssembly SIMD');
-      return WebAssembly.compile(kernelWasmBytes());
+      return WebAssembly.compile(variant === 'core' ? kernelWasmBytes() : await fullKernelWasmBytes());
     })();
-    cached.catch(() => {
-      cached = null;
+    cached[variant] = p;
+    p.catch(() => {
+      cached[variant] = null;
     });
   }
-  return cached;
+  return p;
 }

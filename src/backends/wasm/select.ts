@@ -2,17 +2,19 @@ import { ParamError } from '../../params/validate.ts';
 import type { CpuKernel, KernelChoice } from '../kernels.ts';
 import { WasmKernel } from './kernel.ts';
 import { loadWasmModule } from './loader.ts';
+import type { KernelVariant } from './variant.ts';
 
 // (for the workers backend, which imported them from here before options.ts became their home)
 export type { CpuKernel, KernelChoice, KernelName } from '../kernels.ts';
 export { checkKernelChoice } from '../options.ts';
+export { type KernelVariant, kernelVariantFor } from './variant.ts';
 
 /** The kernel a flock runs for its whole life, and why (see {@link decideKernel}). */
 export interface KernelDecision {
   readonly choice: KernelChoice;
   readonly kernel: CpuKernel;
   readonly reason: string;
-  /** The compiled WebAssembly kernel when `kernel` is 'wasm'. */
+  /** The compiled WebAssembly kernel when `kernel` is 'wasm' (the variant asked for). */
   readonly module: WebAssembly.Module | null;
 }
 
@@ -24,13 +26,18 @@ export interface KernelDecision {
  * - `auto`: wasm where it loads, else js; the reason says which.
  * Both kernels compute every parameter (obstacles, the laser, Morton order, the documents' forms),
  * so the choice never depends on the parameters and is never revisited: a later set()/reset()
- * keeps it, and results never depend on when a setting changed.
+ * keeps it, and results never depend on when a setting changed. Only which WebAssembly build runs
+ * depends on them (`variant`, see {@link kernelVariantFor}): the backends load the full one
+ * when a later set()/reset() needs it, and both step Reynolds to the same bytes.
  */
-export async function decideKernel(choice: KernelChoice): Promise<KernelDecision> {
+export async function decideKernel(
+  choice: KernelChoice,
+  variant: KernelVariant = 'full',
+): Promise<KernelDecision> {
   if (choice === 'js') return { choice, kernel: 'js', reason: 'kernel "js" was asked for', module: null };
   let module: WebAssembly.Module;
   try {
-    module = await loadWasmModule();
+    module = await loadWasmModule(variant);
   } catch (e) {
     const why = (e as Error).message ?? String(e);
     if (choice === 'wasm')
@@ -57,10 +64,13 @@ export async function decideKernel(choice: KernelChoice): Promise<KernelDecision
  * The compiled WebAssembly kernel for a kernel option: null for 'js', and for 'auto' where the
  * runtime has no SIMD or the kernel is not built; 'wasm' rejects then, with the reason.
  */
-export async function wasmModuleFor(choice: KernelChoice): Promise<WebAssembly.Module | null> {
+export async function wasmModuleFor(
+  choice: KernelChoice,
+  variant: KernelVariant = 'full',
+): Promise<WebAssembly.Module | null> {
   if (choice === 'js') return null;
   try {
-    return await loadWasmModule();
+    return await loadWasmModule(variant);
   } catch (e) {
     if (choice === 'wasm') throw e;
     return null;
@@ -68,7 +78,10 @@ export async function wasmModuleFor(choice: KernelChoice): Promise<WebAssembly.M
 }
 
 /** One thread's WebAssembly kernel for a kernel option (see {@link wasmModuleFor}). */
-export async function wasmKernelFor(choice: KernelChoice): Promise<WasmKernel | null> {
-  const m = await wasmModuleFor(choice);
+export async function wasmKernelFor(
+  choice: KernelChoice,
+  variant: KernelVariant = 'full',
+): Promise<WasmKernel | null> {
+  const m = await wasmModuleFor(choice, variant);
   return m ? WasmKernel.create(m) : null;
 }

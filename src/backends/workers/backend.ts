@@ -5,10 +5,17 @@ import { requireSharedMemory } from '../../state/shared-memory.ts';
 import { hasPredators, plannedSweepBytes } from '../cpu/step.ts';
 import type { Backend, BackendInfo, StepTiming } from '../types.ts';
 import { WASM_SLOT_BYTES, wasmScratchBytes } from '../wasm/kernel.ts';
-import { type CpuKernel, checkKernelChoice, type KernelChoice, wasmModuleFor } from '../wasm/select.ts';
+import {
+  type CpuKernel,
+  checkKernelChoice,
+  type KernelChoice,
+  type KernelVariant,
+  kernelVariantFor,
+  wasmModuleFor,
+} from '../wasm/select.ts';
 import { abortAll, type Control, changed, createControl, SLOT, TIMING, waitAsync } from './control.ts';
 import { WorkerFaultError } from './errors.ts';
-import type { FaultInjection, FromWorker } from './messages.ts';
+import type { FaultInjection, FromWorker, ToWorker } from './messages.ts';
 import { createSharedGrid, type SharedGridBuffers, sharedGridBytes } from './shared-grid.ts';
 import { spawnWorker, type WorkerHandle } from './spawn.ts';
 
@@ -29,6 +36,11 @@ export interface WorkersOptions {
   faultInjection?: FaultInjection;
   /** Give up when the workers have not loaded within this time (ms). Default 60 000. */
   startupTimeoutMs?: number;
+  /**
+   * The WebAssembly build to start with (default `core`); the backend loads the full one when
+   * configured with parameters that need it (wasm/variant.ts).
+   */
+  variant?: KernelVariant;
 }
 
 async function defaultThreads(): Promise<number> {
@@ -52,8 +64,9 @@ export async function createWorkersBackend(options: WorkersOptions = {}): Promis
   if (!Number.isInteger(threads) || threads < 1 || threads > 256)
     throw new RangeError(`threads must be a whole number from 1 to 256; got ${threads}`);
   requireSharedMemory('the workers backend');
-  const wasm = await wasmModuleFor(checkKernelChoice(options.kernel));
-  const b = new WorkersBackend(threads, options.faultInjection ?? null, wasm);
+  const variant = options.variant ?? 'core';
+  const wasm = await wasmModuleFor(checkKernelChoice(options.kernel), variant);
+  const b = new WorkersBackend(threads, options.faultInjection ?? null, wasm, variant === 'full');
   await b.start(options.startupTimeoutMs ?? 60_000);
   return b;
 }
@@ -84,11 +97,19 @@ export class WorkersBackend implements Backend {
   private sweepBytes = 0;
   /** Write the state header from the batch's progress (set per batch). */
   private publishHeader: () => void = () => {};
+  /** The threads run (or were sent) the full WebAssembly kernel, not the core one. */
+  private full: boolean;
+  /**
+   * Once parameters needed the full kernel: its load and post to every thread, then each later
+   * configure message behind it, in order (step() awaits it); null before.
+   */
+  private posts: Promise<void> | null = null;
 
-  constructor(threads: number, fault: FaultInjection | null, wasm: WebAssembly.Module | null) {
+  constructor(threads: number, fault: FaultInjection | null, wasm: WebAssembly.Module | null, full = false) {
     this.threads = threads;
     this.control = createControl(threads);
     this.wasm = wasm;
+    this.full = full;
     this.kernel = wasm ? 'wasm' : 'js';
     this.fault = fault;
     this.acked = new Array(threads).fill(0);
@@ -180,16 +201,31 @@ export class WorkersBackend implements Backend {
     );
     writeTargets(this.control.targets, params);
     this.epoch++;
-    for (const h of this.handles)
-      h.post({
-        type: 'configure',
-        epoch: this.epoch,
-        params,
-        state: state.buffer,
-        grid: this.grid,
-        predators: hasPredators(state),
-        kernel: this.kernel,
-      });
+    const message: ToWorker = {
+      type: 'configure',
+      epoch: this.epoch,
+      params,
+      state: state.buffer,
+      grid: this.grid,
+      predators: hasPredators(state),
+      kernel: this.kernel,
+    };
+    if (this.kernel === 'wasm' && !this.full && kernelVariantFor(params) === 'full') {
+      // the core kernel cannot step these: every thread gets the full one first
+      this.full = true;
+      this.posts = import('../wasm/loader.ts')
+        .then(({ loadWasmModule }) => loadWasmModule('full'))
+        .then((wasm) => {
+          for (const h of this.handles) h.post({ type: 'kernel', wasm });
+        });
+    }
+    if (this.posts) this.posts = this.posts.then(() => this.postAll(message));
+    else this.postAll(message);
+  }
+
+  private postAll(m: ToWorker): void {
+    if (this.disposed) return;
+    for (const h of this.handles) h.post(m);
   }
 
   /** Between batches (Flock calls it before a step): the threads read it when the next batch starts. */
@@ -205,6 +241,7 @@ export class WorkersBackend implements Backend {
     for (const h of this.handles) h.ref();
     this.running = true;
     try {
+      if (this.posts) await Promise.race([this.posts, this.failed]);
       await Promise.race([this.configured(), this.failed]);
       const ctl = this.control.i32;
       const before = Atomics.load(ctl, SLOT.done);

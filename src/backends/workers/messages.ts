@@ -37,6 +37,8 @@ export type ToWorker =
       /** Kernel for these parameters (wasm only when the module is loaded and supports them). */
       readonly kernel: CpuKernel;
     }
+  /** The full WebAssembly kernel, replacing the core one (before a configure that needs it). */
+  | { readonly type: 'kernel'; readonly wasm: WebAssembly.Module }
   /** Only where Atomics.waitAsync is missing: start the batch the control block describes. */
   | { readonly type: 'run' };
 

@@ -97,6 +97,11 @@ export class StepThread {
     this.fault = fault && fault.worker === index ? fault : null;
   }
 
+  /** Run this WebAssembly kernel from the next configure() on (the full one replacing the core). */
+  useKernel(wasm: WasmKernel): void {
+    this.wasm = wasm;
+  }
+
   /** Take new parameters and/or a new state buffer (outside any batch). */
   configure(
     params: Params,

@@ -103,6 +103,13 @@ async function handle(m: ToWorker): Promise<void> {
     } catch (e) {
       fail(thread.index, 'configure', e);
     }
+  } else if (m.type === 'kernel') {
+    if (!thread) return;
+    try {
+      thread.useKernel(await WasmKernel.create(m.wasm));
+    } catch (e) {
+      fail(thread.index, 'loading the full kernel', e);
+    }
   } else if (m.type === 'run') runBatch();
 }
 
