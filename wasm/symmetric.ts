@@ -264,25 +264,15 @@ function sweepPairs(
     const ma = f32x4.lt(d2, aliR2);
     const mc = f32x4.lt(d2, cohR2);
     // (the far lanes' weights are 0 or 1, their terms masked off: no NaN reaches a sum)
-    // separation only where a lane is inside its radius (often none: the standard scenario's
-    // separation radius is a quarter of the reach): a term of +0 leaves a sum and a slot as they
-    // are, so skipping it keeps the bytes
-    const sepBits = i32x4.bitmask(ms);
-    let tsx = zero,
-      tsy = zero,
-      tsz = zero,
-      tsn = zero;
-    if (sepBits !== 0) {
-      const wsep = weight(sepFall, d2);
-      tsx = v128.and(ms, f32x4.mul(dx, wsep));
-      tsy = v128.and(ms, f32x4.mul(dy, wsep));
-      tsz = v128.and(ms, f32x4.mul(dz, wsep));
-      tsn = v128.and(ms, one);
-      sx = f32x4.sub(sx, tsx);
-      sy = f32x4.sub(sy, tsy);
-      sz = f32x4.sub(sz, tsz);
-      sn += popcnt(sepBits);
-    }
+    const wsep = weight(sepFall, d2);
+    const tsx = v128.and(ms, f32x4.mul(dx, wsep));
+    const tsy = v128.and(ms, f32x4.mul(dy, wsep));
+    const tsz = v128.and(ms, f32x4.mul(dz, wsep));
+    const tsn = v128.and(ms, one);
+    sx = f32x4.sub(sx, tsx);
+    sy = f32x4.sub(sy, tsy);
+    sz = f32x4.sub(sz, tsz);
+    sn += popcnt(i32x4.bitmask(ms));
     const wali = weight(aliFall, d2);
     const tan = v128.and(ma, one);
     // the neighbours' velocities, read here for the few accepted (lanes past n: agent 0)
@@ -309,7 +299,7 @@ function sweepPairs(
     qz = f32x4.add(qz, tqz);
     qn += popcnt(i32x4.bitmask(mc));
     // biome-ignore format: the partners' terms, rule by rule
-    pushPartners(j0, j1, j2, j3, n - k, sepBits, pushEnd, acc, mask, tailStart, tailBase, sink, tsx, tsy, tsz, tsn,
+    pushPartners(j0, j1, j2, j3, n - k, pushEnd, acc, mask, tailStart, tailBase, sink, tsx, tsy, tsz, tsn,
       v128.and(ma, f32x4.mul(vui, wali)), v128.and(ma, f32x4.mul(vuj, wali)), v128.and(ma, f32x4.mul(vuk, wali)), tan,
       tqx, tqy, tqz, tqn);
   }
@@ -334,7 +324,6 @@ function pushPartners(
   j2: i32,
   j3: i32,
   live: i32,
-  sepBits: i32,
   pushEnd: i32,
   acc: usize,
   mask: i32,
@@ -358,7 +347,7 @@ function pushPartners(
   const a1 = live > 1 ? slotAt(j1, pushEnd, acc, mask, tailStart, tailBase, sink) : a0;
   const a2 = live > 2 ? slotAt(j2, pushEnd, acc, mask, tailStart, tailBase, sink) : a0;
   const a3 = live > 3 ? slotAt(j3, pushEnd, acc, mask, tailStart, tailBase, sink) : a0;
-  if (sepBits !== 0) pushRule(a0, a1, a2, a3, live, 0, sx, sy, sz, sn);
+  pushRule(a0, a1, a2, a3, live, 0, sx, sy, sz, sn);
   pushRule(a0, a1, a2, a3, live, 16, ax, ay, az, an);
   pushRule(a0, a1, a2, a3, live, 32, f32x4.neg(qx), f32x4.neg(qy), f32x4.neg(qz), qn);
 }
