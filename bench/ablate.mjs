@@ -38,7 +38,7 @@ const NEVER = '0x40000000';
 const noPush = [
   [
     'symmetric.ts',
-    '  if (sepBits !== 0) pushRule(a0, a1, a2, a3, live, 0, sx, sy, sz, sn);\n  pushRule(a0, a1, a2, a3, live, 16, ax, ay, az, an);\n  pushRule(a0, a1, a2, a3, live, 32, f32x4.neg(qx), f32x4.neg(qy), f32x4.neg(qz), qn);',
+    '  pushRule(a0, a1, a2, a3, live, 0, sx, sy, sz, sn);\n  pushRule(a0, a1, a2, a3, live, 16, ax, ay, az, an);\n  pushRule(a0, a1, a2, a3, live, 32, f32x4.neg(qx), f32x4.neg(qy), f32x4.neg(qz), qn);',
     `  if (a0 === ${NEVER}) pushRule(a0, a1, a2, a3, live, 0, sx, sy, sz, sn);`,
   ],
 ];
