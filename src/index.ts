@@ -5,6 +5,8 @@
  * `murmur-flock/backends/webgpu`.
  * @module murmur-flock
  */
+
+export { KernelLoadingError } from './backends/cpu/kernel-loading-error.ts';
 export type { KernelChoice, KernelName } from './backends/kernels.ts';
 export { engineOptions } from './backends/options.ts';
 export type { BackendInfo, BackendName, StepTiming } from './backends/types.ts';

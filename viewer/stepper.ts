@@ -10,6 +10,8 @@
  * nothing comes back; the host state goes stale until {@link Stepper.sync} reads it back (for
  * the metrics, about twice a second, and before anything edits the state on the host).
  */
+
+import { KernelLoadingError } from '../src/backends/cpu/kernel-loading-error.ts';
 import type { WebGpuBackend } from '../src/backends/webgpu/backend.ts';
 import type { Flock } from '../src/flock.ts';
 import { backendOf } from '../src/flock-backend.ts';
@@ -106,9 +108,12 @@ export class Stepper {
       while (this.owed >= dt && performance.now() - t0 < SYNC_BUDGET_MS) {
         try {
           flock.stepSync(1);
-        } catch {
-          // e.g. a model just chosen whose wasm kernel still loads: step() below awaits it (and
-          // reports any other failure)
+        } catch (e) {
+          // a model just chosen whose wasm kernel still loads: step() below awaits it
+          if (!(e instanceof KernelLoadingError)) {
+            this.error = e instanceof Error ? e.message : String(e);
+            return;
+          }
           refused = true;
           break;
         }

@@ -20,7 +20,6 @@ import {
   requestGpu,
   type WebGpuBackend,
 } from '../../src/backends/webgpu/backend.ts';
-import { inspectKnn, type ProbedSet } from '../../src/backends/webgpu/knn-probe.ts';
 import type { ParamsOverride } from '../../src/params/schema.ts';
 import { resolveParams } from '../../src/params/validate.ts';
 import { KnnHits, knnAllPairs, knnDistance2 } from '../../src/spatial/knn.ts';
@@ -29,6 +28,7 @@ import { type FlockState, PREY } from '../../src/state/layout.ts';
 import { Rng } from '../../src/state/rng.ts';
 import { npmTestOnly } from '../helpers.ts';
 import { arbCase, type Case, paramsOf, stateOf } from './knn-cases.ts';
+import { inspectKnn, type ProbedSet } from './knn-probe.ts';
 
 const skip = npmTestOnly;
 let gpu: WebGpuBackend | null = null;

@@ -32,6 +32,7 @@ const VALUES = {
     'CrossOriginIsolationError',
     'Flock',
     'FlockState',
+    'KernelLoadingError',
     'METRIC_KEYS',
     'OrderStatistics',
     'PREDATOR',

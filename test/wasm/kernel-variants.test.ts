@@ -12,6 +12,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CpuBackend } from '../../src/backends/cpu/backend.ts';
+import { KernelLoadingError } from '../../src/backends/cpu/kernel-loading-error.ts';
 import { CpuStep } from '../../src/backends/cpu/step.ts';
 import type { Backend } from '../../src/backends/types.ts';
 import { WasmKernel } from '../../src/backends/wasm/kernel.ts';
@@ -126,7 +127,11 @@ for (const [what, move] of [
 test('cpu wasm: stepSync right after set() into a model says the full kernel is loading; after await step(0) it steps', async () => {
   const flock = await createFlock({ preset: 'reynolds', prey: 300, kernel: 'wasm' });
   flock.set({ model: 'vicsek' });
-  assert.throws(() => flock.stepSync(1), /full WebAssembly kernel .* is still loading/);
+  assert.throws(
+    () => flock.stepSync(1),
+    (e: unknown) =>
+      e instanceof KernelLoadingError && /full WebAssembly kernel .* is still loading/.test(e.message),
+  );
   await flock.step(0);
   flock.stepSync(2);
   assert.equal(flock.stepCount, 2);

@@ -5,6 +5,7 @@ import type { FlockState } from '../../state/layout.ts';
 import type { BackendInfo, StepTiming, SyncBackend } from '../types.ts';
 import { type WasmKernel, wasmScratchBytes } from '../wasm/kernel.ts';
 import { kernelVariantFor } from '../wasm/variant.ts';
+import { KernelLoadingError } from './kernel-loading-error.ts';
 import { CpuStep, hasPredators } from './step.ts';
 
 const now = () => performance.now();
@@ -88,10 +89,9 @@ export class CpuBackend implements SyncBackend {
   }
 
   stepSync(state: FlockState, n: number): void {
-    if (this.upgrade)
-      throw new Error(
-        `the full WebAssembly kernel (model ${this.last?.params.model}, ${this.last?.params.neighbours.kind} neighbours) is still loading: await step() or reset() before stepSync()`,
-      );
+    // (upgrade is only set by configure(), after `last`)
+    if (this.upgrade && this.last)
+      throw new KernelLoadingError(this.last.params.model, this.last.params.neighbours.kind);
     if (!this.configured) throw new Error('CpuBackend: configure() before step()');
     const step = this.cpuStep;
     const grid = step.grid;

@@ -1,6 +1,5 @@
 import { ParamError } from '../../params/validate.ts';
 import type { CpuKernel, KernelChoice } from '../kernels.ts';
-import { WasmKernel } from './kernel.ts';
 import { loadWasmModule } from './loader.ts';
 import type { KernelVariant } from './variant.ts';
 
@@ -30,10 +29,7 @@ export interface KernelDecision {
  * depends on them (`variant`, see {@link kernelVariantFor}): the backends load the full one
  * when a later set()/reset() needs it, and both step Reynolds to the same bytes.
  */
-export async function decideKernel(
-  choice: KernelChoice,
-  variant: KernelVariant = 'full',
-): Promise<KernelDecision> {
+export async function decideKernel(choice: KernelChoice, variant: KernelVariant): Promise<KernelDecision> {
   if (choice === 'js') return { choice, kernel: 'js', reason: 'kernel "js" was asked for', module: null };
   let module: WebAssembly.Module;
   try {
@@ -66,7 +62,7 @@ export async function decideKernel(
  */
 export async function wasmModuleFor(
   choice: KernelChoice,
-  variant: KernelVariant = 'full',
+  variant: KernelVariant,
 ): Promise<WebAssembly.Module | null> {
   if (choice === 'js') return null;
   try {
@@ -75,13 +71,4 @@ export async function wasmModuleFor(
     if (choice === 'wasm') throw e;
     return null;
   }
-}
-
-/** One thread's WebAssembly kernel for a kernel option (see {@link wasmModuleFor}). */
-export async function wasmKernelFor(
-  choice: KernelChoice,
-  variant: KernelVariant = 'full',
-): Promise<WasmKernel | null> {
-  const m = await wasmModuleFor(choice, variant);
-  return m ? WasmKernel.create(m) : null;
 }

@@ -700,7 +700,7 @@ export class WebGpuBackend implements Backend {
   }
 
   /**
-   * @internal Diagnostics (tests; knn-probe.ts): run the grid phase on the GPU's current agents,
+   * @internal Diagnostics (tests; test/models/knn-probe.ts): run the grid phase on the GPU's current agents,
    * then what `encode` records in the same pass over the step's buffers (the 32-byte record
    * layout only). Returns the agents in the grid once the work is done. The state is not changed.
    */

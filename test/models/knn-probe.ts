@@ -5,9 +5,9 @@
  * compare them with the all-pairs oracle (src/spatial/knn.ts). Compiled on first use; imported by
  * the tests only, so no bundle carries it.
  */
-import type { GridProbeInputs, WebGpuBackend } from './backend.ts';
-import { readBuffer, storageBuffer } from './dispatch.ts';
-import { shaderSources } from './shaders.ts';
+import type { GridProbeInputs, WebGpuBackend } from '../../src/backends/webgpu/backend.ts';
+import { readBuffer, storageBuffer } from '../../src/backends/webgpu/dispatch.ts';
+import { shaderSources } from '../../src/backends/webgpu/shaders.ts';
 
 /** Words per agent in the probe's output: its id, its count, then (id, d² bits) per neighbour. */
 export const KNN_PROBE_STRIDE = 2 + 2 * 64;
