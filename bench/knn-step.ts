@@ -12,6 +12,11 @@
 //   node --import tsx bench/knn-step.ts [--n 1000000] [--k 7] [--repeats 7]
 //     [--engines <each cpu kernel>,workers2[,wasm:<file>][,base:<engine>]] [--base <checkout>]
 //     [--restart 10]
+//
+// With --count S (for callgrind: instructions do not depend on the load): only the first engine's
+// topological flock, one step(1) call after another, S of them; prints its state hash. Run it
+// with S = 1 and 3 under `valgrind --tool=callgrind`; the difference over 2n is the instructions
+// per agent-step of steps 2 and 3 (startup and the first step cancel).
 import os from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -20,6 +25,8 @@ import { createFlock, type Flock, paramsFromOptions } from '../src/flock.ts';
 import type { Params } from '../src/params/schema.ts';
 import { mergeOverrides } from '../src/params/validate.ts';
 import { flockRadius } from '../src/rules/derive-helpers.ts';
+import { hashHalf } from '../src/state/checksum.ts';
+import { FIELDS } from '../src/state/layout.ts';
 import { type KernelFlock, kernelBytes, kernelFlock, scenarioParams } from './kernel-flock.ts';
 import { describeMachine, machineLine } from './machine.ts';
 import { standardWorldSide } from './scenario.ts';
@@ -32,6 +39,7 @@ const { values } = parseArgs({
     engines: { type: 'string', default: [...CPU_KERNELS, 'workers2'].join(',') },
     restart: { type: 'string', default: '10' },
     base: { type: 'string', default: '' },
+    count: { type: 'string', default: '' },
   },
 });
 const n = Number(values.n);
@@ -58,6 +66,8 @@ interface Stepper {
   dispose(): Promise<void>;
   kernel: string;
   pairs: () => unknown;
+  /** The state's hash (Flock.stateHash). */
+  hash: () => number;
 }
 
 async function make(engine: string, params: Params): Promise<Stepper> {
@@ -78,6 +88,7 @@ async function make(engine: string, params: Params): Promise<Stepper> {
       async dispose() {},
       kernel: file,
       pairs: () => null,
+      hash: () => hashHalf(kf.state.front as never, kf.state.count, FIELDS),
     };
     return st;
   }
@@ -100,7 +111,16 @@ async function make(engine: string, params: Params): Promise<Stepper> {
     dispose: () => f.dispose(),
     kernel: f.info().kernel,
     pairs: () => f.info().pairs,
+    hash: () => f.stateHash(),
   };
+}
+
+if (values.count !== '') {
+  const f = await make(values.engines.split(',')[0], topological);
+  for (let s = 0; s < Number(values.count); s++) await f.step();
+  console.log(JSON.stringify({ n, k, steps: f.steps, hash: f.hash().toString(16) }));
+  await f.dispose();
+  process.exit(0);
 }
 
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];

@@ -5,6 +5,10 @@
  * beyond that tolerance (alignment and cohesion of random velocities and offsets): a neighbour
  * set that differed from the TypeScript kernel's — the all-pairs oracle's (knn-gather.test.ts) —
  * would fail it.
+ *
+ * The kernel seeds each search with the agent's last k-th neighbour distance (by id): a kernel
+ * that stepped another state first (seeds too small, too large, stale, of agents now gone) gives
+ * a fresh kernel's bytes.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -13,11 +17,11 @@ import { stepRangeKnn } from '../../src/backends/cpu/knn-gather.ts';
 import { WasmKernel } from '../../src/backends/wasm/kernel.ts';
 import { loadWasmModule } from '../../src/backends/wasm/loader.ts';
 import { mergeOverrides, resolveParams } from '../../src/params/validate.ts';
-import { FlockState } from '../../src/state/layout.ts';
+import { FIELDS, FlockState, type Half } from '../../src/state/layout.ts';
 import { QUIET } from '../helpers.ts';
 import { sortedStep } from '../wasm/sorted.ts';
 import { assertWithinTolerance } from '../wasm/tolerance.ts';
-import { arbCase, paramsOf, stateOf } from './knn-cases.ts';
+import { arbCase, type Case, paramsOf, stateOf } from './knn-cases.ts';
 
 describe('the WebAssembly kernel’s topological neighbours are the TypeScript kernel’s', () => {
   test('one step on random states, k = 1..16, with and without maxRadius, with predators', async () => {
@@ -88,4 +92,105 @@ describe('the WebAssembly kernel’s topological neighbours are the TypeScript k
     });
     assert.notDeepEqual(results[0], results[1]);
   });
+
+  test('seeds from another state give a fresh kernel’s bytes (the seeded search and its fallback)', async () => {
+    const module = await loadWasmModule();
+    const transforms = ['advanced', 'same', 'teleported', 'shrunk', 'grown', 'killed'] as const;
+    await fc.assert(
+      fc.asyncProperty(
+        arbCase,
+        fc.integer({ min: 1, max: 16 }),
+        fc.option(fc.double({ min: 0.01, max: 0.8, noNaN: true }), { nil: undefined }),
+        fc.constantFrom(...transforms),
+        fc.nat(),
+        async (c, k, radiusFrac, transform, seed) => {
+          const maxRadius = radiusFrac === undefined ? 0 : radiusFrac * Math.max(...c.size);
+          const params = resolveParams(
+            paramsOf(
+              c,
+              mergeOverrides(
+                { ...QUIET, dt: 0.1 },
+                {
+                  neighbours: { kind: 'topological', k, maxRadius },
+                  alignment: { weight: 1 },
+                  cohesion: { weight: 0.3 },
+                  flee: { radius: 0.1 * Math.min(...c.size), weight: 1 },
+                },
+              ),
+            ),
+          );
+          const seeded = await WasmKernel.create(module);
+          // the first step writes the seeds (from the state `first`), the second reads them
+          const first = transform === 'grown' ? scaled(c, 0.3) : c;
+          const st1 = stateOf(first);
+          const one = sortedStep(params, st1);
+          const out1 = FlockState.create(st1.capacity).front;
+          seeded.stepRange(one.c, one.grid, st1.back, out1, one.n, 0, one.n, one.scratch);
+          const st2 =
+            transform === 'advanced'
+              ? stateFrom(out1, one.n, c.dims)
+              : stateOf(secondCase(c, transform, seed));
+          const two = sortedStep(params, st2);
+          const got = FlockState.create(st2.capacity).front;
+          const want = FlockState.create(st2.capacity).front;
+          const js = FlockState.create(st2.capacity).front;
+          seeded.stepRange(two.c, two.grid, st2.back, got, two.n, 0, two.n, two.scratch);
+          (await WasmKernel.create(module)).stepRange(
+            two.c,
+            two.grid,
+            st2.back,
+            want,
+            two.n,
+            0,
+            two.n,
+            two.scratch,
+          );
+          stepRangeKnn({ c: two.c, grid: two.grid, scratch: two.scratch }, st2.back, js, 0, two.n);
+          for (const f of FIELDS)
+            assert.deepEqual(got[f].subarray(0, two.n), want[f].subarray(0, two.n), `${transform}: ${f}`);
+          assertWithinTolerance(js, got, two.n);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
 });
+
+/** The case with every point scaled by f towards the origin (denser: smaller k-th distances). */
+function scaled(c: Case, f: number): Case {
+  const points = c.points.map((p) => p.map((v, a) => (c.dims === 2 && a === 2 ? v : Math.fround(v * f))));
+  return { ...c, points: points as Case['points'] };
+}
+
+/**
+ * The state the second step reads: the same; some agents teleported to random points; shrunk
+ * (seeds too large); grown (after the dense first state: seeds too small); some agents gone
+ * (their seeds left behind, the others' k-th farther).
+ */
+function secondCase(c: Case, transform: string, seed: number): Case {
+  if (transform === 'shrunk') return scaled(c, 0.5);
+  if (transform === 'teleported') {
+    const points = c.points.map((p, i) =>
+      (i * 7 + seed) % 3 === 0
+        ? (p.map((v, a) =>
+            c.dims === 2 && a === 2 ? v : Math.fround(((seed % 97) / 97 + i * 0.618) % 1) * c.size[a] * 0.999,
+          ) as Case['points'][number])
+        : p,
+    );
+    return { ...c, points };
+  }
+  if (transform === 'killed') {
+    const keep = c.points.map((_, i) => i === 0 || (i + seed) % 3 !== 0);
+    const pick = <T>(xs: T[]) => xs.filter((_, i) => keep[i]);
+    return { ...c, points: pick(c.points), ids: pick(c.ids), predator: pick(c.predator) };
+  }
+  return c;
+}
+
+/** A state whose front holds agents [0, n) of `h` (a step's output). */
+function stateFrom(h: Half, n: number, dims: 2 | 3): FlockState {
+  const st = FlockState.create(n, { dimensions: dims });
+  for (const f of FIELDS) st.front[f].set(h[f].subarray(0, n));
+  st.count = n;
+  return st;
+}
