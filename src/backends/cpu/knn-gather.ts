@@ -153,8 +153,8 @@ function seedWiden(c: StepContext['c']): number {
 /** gather.ts' stepRange under topological neighbours: sorted agents [begin, end) into `dst`. */
 export function stepRangeKnn(k: StepContext, src: Half, dst: Half, begin: number, end: number): void {
   const { c, grid, scratch } = k;
-  const { px, py, pz, kind } = src;
-  const { ranges, shifts, v: s, reach } = scratch;
+  const { kind } = src;
+  const { v: s, reach } = scratch;
   const plain = plainPrey(c);
   const minImagePred = grid.needsMinimumImage(reach[3], reach[4], reach[5]);
   for (let i = begin; i < end; i++) {
@@ -162,15 +162,23 @@ export function stepRangeKnn(k: StepContext, src: Half, dst: Half, begin: number
       const killed = gatherPreyKnn(k, src, i);
       if (plain && !killed) updatePrey(c, s, s, SUMS, i, src, dst);
       else updateAgent(c, s, s, SUMS, i, src, dst, killed);
-    } else {
-      const cx = grid.coord(0, px[i]);
-      const cy = grid.coord(1, py[i]);
-      const cz = grid.coord(2, pz[i]);
-      const nr = grid.cellRanges(cx, cy, cz, reach[3], reach[4], reach[5], ranges, shifts);
-      gatherPredator(k, src, i, nr, minImagePred);
-      updateAgent(c, s, s, SUMS, i, src, dst, false);
-    }
+    } else stepPredatorKnn(k, src, dst, i, minImagePred);
   }
+}
+
+/**
+ * Predator i of a topological step (stepRangeKnn, couzin-knn.ts): it chases the prey within its
+ * vision, metric as in gather.ts. `minImage`: the grid's needsMinimumImage at the predator reach.
+ */
+export function stepPredatorKnn(k: StepContext, src: Half, dst: Half, i: number, minImage: boolean): void {
+  const { c, grid, scratch } = k;
+  const { ranges, shifts, v: s, reach } = scratch;
+  const cx = grid.coord(0, src.px[i]);
+  const cy = grid.coord(1, src.py[i]);
+  const cz = grid.coord(2, src.pz[i]);
+  const nr = grid.cellRanges(cx, cy, cz, reach[3], reach[4], reach[5], ranges, shifts);
+  gatherPredator(k, src, i, nr, minImage);
+  updateAgent(c, s, s, SUMS, i, src, dst, false);
 }
 
 /**
