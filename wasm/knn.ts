@@ -365,13 +365,13 @@ function search(i: i32, preyOnly: bool): i32 {
     if (seed > 0 && seed < Infinity) {
       const b = seed * (1 + 1.0 / 65536) + seedWiden();
       const b2 = b * b;
-      if (b2 < r2 && searchWithin(i, preyOnly, b2) === kk) {
+      if (b2 < r2 && searchWithin(i, preyOnly, b2, false) === kk) {
         store<f32>(at, <f32>Math.sqrt(worst()));
         return kk;
       }
     }
   }
-  const n = searchWithin(i, preyOnly, r2);
+  const n = searchWithin(i, preyOnly, r2, true);
   // (fewer than k within the radius: no seed, the next step searches the radius at once)
   if (seeded) store<f32>(at, n === kk && kk > 0 ? <f32>Math.sqrt(worst()) : 0);
   return n;
@@ -389,8 +389,13 @@ function seedWiden(): f64 {
   return 2 * Math.abs(v) * gf(F_DT);
 }
 
-/** search() within d² < r2 (the radius, or a seeded bound below it). */
-function searchWithin(i: i32, preyOnly: bool, r2: f64): i32 {
+/**
+ * search() within d² < r2 (the radius, or a seeded bound below it). `banded`: the first pass
+ * offers first only the candidates nearer than every unvisited agent, then the rest where fewer
+ * than k were (two scans then); a seeded bound, which usually holds little more than k, takes
+ * one scan.
+ */
+function searchWithin(i: i32, preyOnly: bool, r2: f64, banded: bool): i32 {
   count = 0;
   const flat = gi(I_DIMS2) !== 0;
   gPx = gp(I_PX);
@@ -439,7 +444,7 @@ function searchWithin(i: i32, preyOnly: bool, r2: f64): i32 {
   if (oneCell) {
     // only the candidates within the distance every unvisited agent is beyond at first (the k-th
     // usually is: fewer insertions into the list); the rest where fewer than k were
-    const b1 = unvisitedBound(1);
+    const b1 = banded ? unvisitedBound(1) : -1;
     const ceiling = b1 < 0 ? Infinity : b1 * b1;
     firstPass(i, x, y, z, r2, preyOnly, -1, ceiling);
     if (count < kk && ceiling < r2) firstPass(i, x, y, z, r2, preyOnly, ceiling, Infinity);

@@ -132,7 +132,7 @@ function seededSearch(k: StepContext, src: Half, i: number): number {
     const b = seed * (1 + 2 ** -16) + seedWiden(c);
     const b2 = b * b;
     hits.reset(c.neighboursK);
-    if (b2 < r2 && search.searchWithin(grid, src, i, hits, b2) === c.neighboursK) {
+    if (b2 < r2 && search.searchWithin(grid, src, i, hits, b2, false) === c.neighboursK) {
       seeds[id] = Math.sqrt(hits.worst());
       return c.neighboursK;
     }
