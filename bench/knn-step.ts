@@ -7,16 +7,18 @@
 // rotates, each reset to its seeded start every `--restart` steps (flocks gather as they run):
 // any two rows are paired, interleaved in one process. Prints ms/step median and range,
 // agent-steps/s and the ratio topological / metric per engine (median of the per-repeat ratios),
-// with the machine and its load.
+// and for each engine run beside its base:<engine> the ratio of their topological steps, with
+// the machine and its load.
 //
 //   node --import tsx bench/knn-step.ts [--n 1000000] [--k 7] [--repeats 7]
 //     [--engines <each cpu kernel>,workers2[,wasm:<file>][,base:<engine>]] [--base <checkout>]
 //     [--restart 10]
 //
 // With --count S (for callgrind: instructions do not depend on the load): only the first engine's
-// topological flock, one step(1) call after another, S of them; prints its state hash. Run it
-// with S = 1 and 3 under `valgrind --tool=callgrind`; the difference over 2n is the instructions
-// per agent-step of steps 2 and 3 (startup and the first step cancel).
+// topological flock (`--flock metric`: its metric one), one step(1) call after another, S of
+// them; prints its state hash. Run it with S = 2 and 10 under `valgrind --tool=callgrind`, with
+// `node --no-liftoff` (the kernel compiled optimised at once: no tier-up inside the window); the
+// difference over 8n is the instructions per agent-step of steps 3–10.
 import os from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -40,6 +42,7 @@ const { values } = parseArgs({
     restart: { type: 'string', default: '10' },
     base: { type: 'string', default: '' },
     count: { type: 'string', default: '' },
+    flock: { type: 'string', default: 'topological' },
   },
 });
 const n = Number(values.n);
@@ -116,7 +119,7 @@ async function make(engine: string, params: Params): Promise<Stepper> {
 }
 
 if (values.count !== '') {
-  const f = await make(values.engines.split(',')[0], topological);
+  const f = await make(values.engines.split(',')[0], values.flock === 'metric' ? metric : topological);
   for (let s = 0; s < Number(values.count); s++) await f.step();
   console.log(JSON.stringify({ n, k, steps: f.steps, hash: f.hash().toString(16) }));
   await f.dispose();
@@ -170,6 +173,19 @@ engines.forEach((engine, e) => {
       topological: row(t),
       ratio: median(ratios).toFixed(2),
       ratioRange: `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`,
+    }),
+  );
+});
+// each base:<engine> against <engine> where both ran: the topological step's time, paired per repeat
+engines.forEach((engine, e) => {
+  const b = engines.indexOf(`base:${engine}`);
+  if (b < 0) return;
+  const ratios = ms[2 * e + 1].map((x, i) => x / ms[2 * b + 1][i]);
+  console.log(
+    JSON.stringify({
+      topological: `${engine} / base:${engine}`,
+      ratio: median(ratios).toFixed(3),
+      ratioRange: `${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}`,
     }),
   );
 });
