@@ -7,11 +7,18 @@
 // rotates, each reset to its seeded start every `--restart` steps (flocks gather as they run):
 // any two rows are paired, interleaved in one process. Prints ms/step median and range,
 // agent-steps/s and the ratio topological / metric per engine (median of the per-repeat ratios),
-// with the machine and its load.
+// and for each engine run beside its base:<engine> the ratio of their topological steps, with
+// the machine and its load.
 //
 //   node --import tsx bench/knn-step.ts [--n 1000000] [--k 7] [--repeats 7]
 //     [--engines <each cpu kernel>,workers2[,wasm:<file>][,base:<engine>]] [--base <checkout>]
 //     [--restart 10]
+//
+// With --count S (for callgrind: instructions do not depend on the load): only the first engine's
+// topological flock (`--flock metric`: its metric one), one step(1) call after another, S of
+// them; prints its state hash. Run it with S = 2 and 10 under `valgrind --tool=callgrind`, with
+// `node --no-liftoff` (the kernel compiled optimised at once: no tier-up inside the window); the
+// difference over 8n is the instructions per agent-step of steps 3–10.
 import os from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -20,6 +27,8 @@ import { createFlock, type Flock, paramsFromOptions } from '../src/flock.ts';
 import type { Params } from '../src/params/schema.ts';
 import { mergeOverrides } from '../src/params/validate.ts';
 import { flockRadius } from '../src/rules/derive-helpers.ts';
+import { hashHalf } from '../src/state/checksum.ts';
+import { FIELDS } from '../src/state/layout.ts';
 import { type KernelFlock, kernelBytes, kernelFlock, scenarioParams } from './kernel-flock.ts';
 import { describeMachine, machineLine } from './machine.ts';
 import { standardWorldSide } from './scenario.ts';
@@ -32,6 +41,8 @@ const { values } = parseArgs({
     engines: { type: 'string', default: [...CPU_KERNELS, 'workers2'].join(',') },
     restart: { type: 'string', default: '10' },
     base: { type: 'string', default: '' },
+    count: { type: 'string', default: '' },
+    flock: { type: 'string', default: 'topological' },
   },
 });
 const n = Number(values.n);
@@ -58,6 +69,8 @@ interface Stepper {
   dispose(): Promise<void>;
   kernel: string;
   pairs: () => unknown;
+  /** The state's hash (Flock.stateHash). */
+  hash: () => number;
 }
 
 async function make(engine: string, params: Params): Promise<Stepper> {
@@ -78,6 +91,7 @@ async function make(engine: string, params: Params): Promise<Stepper> {
       async dispose() {},
       kernel: file,
       pairs: () => null,
+      hash: () => hashHalf(kf.state.front as never, kf.state.count, FIELDS),
     };
     return st;
   }
@@ -100,7 +114,16 @@ async function make(engine: string, params: Params): Promise<Stepper> {
     dispose: () => f.dispose(),
     kernel: f.info().kernel,
     pairs: () => f.info().pairs,
+    hash: () => f.stateHash(),
   };
+}
+
+if (values.count !== '') {
+  const f = await make(values.engines.split(',')[0], values.flock === 'metric' ? metric : topological);
+  for (let s = 0; s < Number(values.count); s++) await f.step();
+  console.log(JSON.stringify({ n, k, steps: f.steps, hash: f.hash().toString(16) }));
+  await f.dispose();
+  process.exit(0);
 }
 
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
@@ -150,6 +173,19 @@ engines.forEach((engine, e) => {
       topological: row(t),
       ratio: median(ratios).toFixed(2),
       ratioRange: `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`,
+    }),
+  );
+});
+// each base:<engine> against <engine> where both ran: the topological step's time, paired per repeat
+engines.forEach((engine, e) => {
+  const b = engines.indexOf(`base:${engine}`);
+  if (b < 0) return;
+  const ratios = ms[2 * e + 1].map((x, i) => x / ms[2 * b + 1][i]);
+  console.log(
+    JSON.stringify({
+      topological: `${engine} / base:${engine}`,
+      ratio: median(ratios).toFixed(3),
+      ratioRange: `${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}`,
     }),
   );
 });

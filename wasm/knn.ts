@@ -14,11 +14,18 @@ import { nearestImage } from './gathering';
 import { coord, minImage, nRanges } from './ranges';
 import { PREY } from './shared-constants';
 import {
+  COUZIN,
+  F_COUZIN_SPEED,
+  F_DT,
   F_INV,
+  F_MAX_SPEED,
   F_NEIGHBOURS_MAX_R2,
   F_SIZE,
+  F_VICSEK_SPEED,
   I_CELLSTART,
   I_DIMS2,
+  I_FLAGS,
+  I_KNN_SEED,
   I_N,
   I_NB,
   I_NB_STRIDE,
@@ -28,6 +35,7 @@ import {
   I_RANGES,
   I_RANK,
   I_WRAP,
+  VICSEK,
 } from './slots';
 
 /** The largest k (the schema's neighbours.k maximum). */
@@ -337,11 +345,58 @@ function firstPass(i: i32, x: f64, y: f64, z: f64, r2: f64, preyOnly: bool, floo
 /**
  * The k nearest (prey where `preyOnly`) of sorted agent i into the hits; returns how many.
  * Exactly GridKnn.search's answer (the same ordering and distances).
+ *
+ * Seeded: where the agent's k-th neighbour distance of its last step is known (I_KNN_SEED, by
+ * id), the search first runs within B = that distance + 2 × the farthest an agent moves in a
+ * step (the old k neighbours are all within B unless one teleported or died). Finding k within
+ * B is exact whatever the seed was: every agent nearer than B was tested, and the k-th is
+ * nearer. Finding fewer (a write between steps, kills, a stale or missing seed), it searches
+ * again within the radius. Fewer candidates pass the float32 bound and enter the list.
  */
 function search(i: i32, preyOnly: bool): i32 {
   kk = gi(I_NEIGHBOURS_K);
-  count = 0;
   const r2 = gf(F_NEIGHBOURS_MAX_R2);
+  const seeds = gp(I_KNN_SEED);
+  const id = load<u32>(gp(I_PX + 6) + ((<usize>i) << 2));
+  const seeded = seeds !== 0 && id < <u32>gi(I_KNN_SEED + 1);
+  const at = seeds + ((<usize>id) << 2);
+  if (seeded) {
+    const seed = <f64>load<f32>(at);
+    if (seed > 0 && seed < Infinity) {
+      const b = seed * (1 + 1.0 / 65536) + seedWiden();
+      const b2 = b * b;
+      if (b2 < r2 && searchWithin(i, preyOnly, b2, false) === kk) {
+        store<f32>(at, <f32>Math.sqrt(worst()));
+        return kk;
+      }
+    }
+  }
+  const n = searchWithin(i, preyOnly, r2, true);
+  // (fewer than k within the radius: no seed, the next step searches the radius at once)
+  if (seeded) store<f32>(at, n === kk && kk > 0 ? <f32>Math.sqrt(worst()) : 0);
+  return n;
+}
+
+/** Twice the farthest a prey moves in one step (its model's top speed × dt): the seed's widening. */
+function seedWiden(): f64 {
+  const flags = gi(I_FLAGS);
+  const v =
+    (flags & VICSEK) !== 0
+      ? gf(F_VICSEK_SPEED)
+      : (flags & COUZIN) !== 0
+        ? gf(F_COUZIN_SPEED)
+        : gf(F_MAX_SPEED);
+  return 2 * Math.abs(v) * gf(F_DT);
+}
+
+/**
+ * search() within d² < r2 (the radius, or a seeded bound below it). `banded`: the first pass
+ * offers first only the candidates nearer than every unvisited agent, then the rest where fewer
+ * than k were (two scans then); a seeded bound, which usually holds little more than k, takes
+ * one scan.
+ */
+function searchWithin(i: i32, preyOnly: bool, r2: f64, banded: bool): i32 {
+  count = 0;
   const flat = gi(I_DIMS2) !== 0;
   gPx = gp(I_PX);
   gPy = gp(I_PX + 1);
@@ -389,7 +444,7 @@ function search(i: i32, preyOnly: bool): i32 {
   if (oneCell) {
     // only the candidates within the distance every unvisited agent is beyond at first (the k-th
     // usually is: fewer insertions into the list); the rest where fewer than k were
-    const b1 = unvisitedBound(1);
+    const b1 = banded ? unvisitedBound(1) : -1;
     const ceiling = b1 < 0 ? Infinity : b1 * b1;
     firstPass(i, x, y, z, r2, preyOnly, -1, ceiling);
     if (count < kk && ceiling < r2) firstPass(i, x, y, z, r2, preyOnly, ceiling, Infinity);

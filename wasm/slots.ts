@@ -4,7 +4,7 @@
 // flag bits (the host side: src/backends/wasm/layout.generated.ts).
 
 /** Layout version: a hash of this layout (the host checks it). */
-export const LAYOUT_VERSION: i32 = 1365215628;
+export const LAYOUT_VERSION: i32 = 235404621;
 
 // I block (i32 slots)
 export const I_PX: i32 = 0; // src px py pz vx vy vz id kind; 8 slots
@@ -37,6 +37,7 @@ export const I_N_OBSTACLES: i32 = 47;
 export const I_COLLISION: i32 = 48; // stay 0, retreat 1
 export const I_NOISE_KEY: i32 = 49; // the noise stream’s seed and step (low, high word): u32s; 3 slots
 export const I_NEIGHBOURS_K: i32 = 52; // Topological neighbours: k (0: metric neighbours).
+export const I_KNN_SEED: i32 = 53; // Topological neighbours: each prey’s last k-th neighbour distance by id (f32; 0: none), and how many ids it holds; 2 slots
 export const I_SLOTS: i32 = 64;
 
 // F block (f64 slots)

@@ -414,6 +414,11 @@ export const wasmISlots: readonly WasmSlot[] = [
     doc: 'Topological neighbours: k (0: metric neighbours).',
     write: 'c.neighboursTopological ? c.neighboursK : 0',
   },
+  {
+    name: 'knnSeed',
+    count: 2,
+    doc: 'Topological neighbours: each prey’s last k-th neighbour distance by id (f32; 0: none), and how many ids it holds',
+  },
 ];
 
 /** The F block (f64 slots). */

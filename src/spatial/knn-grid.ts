@@ -74,8 +74,10 @@ export class GridKnn {
   /**
    * As {@link search}, for a KnnHits already reset to its k and the squared radius `r2`
    * (Infinity for none): the step kernels' form, which take r2 from the constant table.
+   * `banded` false: the first pass offers every candidate at once (one scan; for an r2 that
+   * holds little more than k, as a seeded search's bound does).
    */
-  searchWithin(grid: UniformGrid, h: Half, self: number, hits: KnnHits, r2: number): number {
+  searchWithin(grid: UniformGrid, h: Half, self: number, hits: KnnHits, r2: number, banded = true): number {
     const x = h.px[self];
     const y = h.py[self];
     const z = grid.dimensions === 2 ? 0 : h.pz[self];
@@ -100,7 +102,7 @@ export class GridKnn {
     // offered at first (the k-th is usually within it; offering all of them in the order they
     // come inserted three times as many into the list: 21 against 7 per query, k = 7, 3D); where
     // fewer than k were, the same cells again for the rest.
-    const b1 = this.unvisitedBound(grid, 1);
+    const b1 = banded ? this.unvisitedBound(grid, 1) : -1;
     const ceiling = b1 < 0 ? Number.POSITIVE_INFINITY : b1 * b1;
     query[5] = ceiling;
     this.shells += 2;

@@ -99,3 +99,43 @@ export function stateOf(c: Case, spare = 0): FlockState {
   state.count = n;
   return state;
 }
+
+/** How the state of a seeded search's second step differs from its first (secondCase). */
+export const SEED_TRANSFORMS = ['same', 'teleported', 'shrunk', 'grown', 'killed'] as const;
+export type SeedTransform = (typeof SEED_TRANSFORMS)[number];
+
+/** The case with every point scaled by f towards the origin (denser: smaller k-th distances). */
+export function scaled(c: Case, f: number): Case {
+  const points = c.points.map((p) => p.map((v, a) => (c.dims === 2 && a === 2 ? v : Math.fround(v * f))));
+  return { ...c, points: points as Case['points'] };
+}
+
+/** The state the first step reads (and seeds from): the case, or for 'grown' the case packed denser. */
+export function firstCase(c: Case, transform: SeedTransform | 'advanced'): Case {
+  return transform === 'grown' ? scaled(c, 0.3) : c;
+}
+
+/**
+ * The state the second step reads: the same; some agents teleported to random points; shrunk
+ * (seeds too large); grown (after the dense first state: seeds too small); some agents gone
+ * (their seeds left behind, the others' k-th farther).
+ */
+export function secondCase(c: Case, transform: SeedTransform, seed: number): Case {
+  if (transform === 'shrunk') return scaled(c, 0.5);
+  if (transform === 'teleported') {
+    const points = c.points.map((p, i) =>
+      (i * 7 + seed) % 3 === 0
+        ? (p.map((v, a) =>
+            c.dims === 2 && a === 2 ? v : Math.fround(((seed % 97) / 97 + i * 0.618) % 1) * c.size[a] * 0.999,
+          ) as Case['points'][number])
+        : p,
+    );
+    return { ...c, points };
+  }
+  if (transform === 'killed') {
+    const keep = c.points.map((_, i) => i === 0 || (i + seed) % 3 !== 0);
+    const pick = <T>(xs: T[]) => xs.filter((_, i) => keep[i]);
+    return { ...c, points: pick(c.points), ids: pick(c.ids), predator: pick(c.predator) };
+  }
+  return c;
+}

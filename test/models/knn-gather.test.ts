@@ -1,6 +1,8 @@
 /**
  * Topological neighbours in the TypeScript kernel (src/backends/cpu/knn-gather.ts): the set each
- * agent's rules read equals the all-pairs oracle's k nearest on random states (fast-check), a
+ * agent's rules read equals the all-pairs oracle's k nearest on random states (fast-check), also
+ * where the search is seeded by the last search of another state (the seed too small, too large,
+ * of agents gone: the seeded search and its fallback), a
  * hand-computed step shows the rules read exactly that set (ties by id), predators stay metric,
  * and the default (metric) parameters leave every byte as it was.
  */
@@ -17,7 +19,15 @@ import { KnnHits, knnAllPairs } from '../../src/spatial/knn.ts';
 import { FlockState, PREY } from '../../src/state/layout.ts';
 import { Rng } from '../../src/state/rng.ts';
 import { agent, closeVec, run } from '../helpers.ts';
-import { arbCase, paramsOf, stateOf } from './knn-cases.ts';
+import {
+  arbCase,
+  type Case,
+  firstCase,
+  paramsOf,
+  SEED_TRANSFORMS,
+  secondCase,
+  stateOf,
+} from './knn-cases.ts';
 
 describe('the TypeScript kernel’s topological neighbours equal the all-pairs oracle', () => {
   test('random states, every agent, k = 1..16, with and without maxRadius, with predators', () => {
@@ -28,37 +38,61 @@ describe('the TypeScript kernel’s topological neighbours equal the all-pairs o
         fc.option(fc.double({ min: 0.01, max: 0.8, noNaN: true }), { nil: undefined }),
         fc.constantFrom('linear' as const, 'morton' as const),
         (c, k, radiusFrac, order) => {
-          const n = c.points.length;
           const maxRadius = radiusFrac === undefined ? 0 : radiusFrac * Math.max(...c.size);
-          const params = resolveParams(
-            paramsOf(c, { neighbours: { kind: 'topological', k, maxRadius }, spatial: { cellOrder: order } }),
-          );
-          const state = stateOf(c);
-          const predators = c.predator.some((p) => p);
-          const step = new CpuStep();
-          step.configure(params, n, predators, null);
-          const inGrid = step.grid.build(state.front, n);
-          step.grid.scatter(state.front, state.back, n);
-          const sorted = state.back;
-          const hits = new KnnHits(16);
-          const world = { size: c.size, wrap: c.wrap, dimensions: c.dims };
-          for (let i = 0; i < inGrid; i++) {
-            if (sorted.kind[i] !== PREY) continue;
-            const set = knnNeighbours(step, sorted, i);
-            const want = knnAllPairs(sorted, inGrid, i, world, k, hits, maxRadius || undefined, predators);
-            const got = Array.from(set.index.subarray(0, set.count));
-            assert.deepEqual(got, Array.from(hits.index.subarray(0, want)), `agent ${i}`);
-            for (let m = 0; m < set.count; m++) {
-              const d2 = set.dx[m] ** 2 + set.dy[m] ** 2 + set.dz[m] ** 2;
-              assert.equal(d2, set.d2[m], 'the displacement is the one ranked');
-            }
-          }
+          assertOracleSets(c, k, maxRadius, order);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  test('seeded by another state first (the same, teleported, shrunk, grown, agents gone): still the oracle’s', () => {
+    fc.assert(
+      fc.property(
+        arbCase,
+        fc.integer({ min: 1, max: 16 }),
+        fc.option(fc.double({ min: 0.01, max: 0.8, noNaN: true }), { nil: undefined }),
+        fc.constantFrom(...SEED_TRANSFORMS),
+        fc.nat(),
+        (c, k, radiusFrac, transform, seed) => {
+          const maxRadius = radiusFrac === undefined ? 0 : radiusFrac * Math.max(...c.size);
+          // every agent searched in the first state (the seeds), then checked in the second
+          for (const s of [firstCase(c, transform), secondCase(c, transform, seed)])
+            assertOracleSets(s, k, maxRadius, 'linear');
         },
       ),
       { numRuns: 300 },
     );
   });
 });
+
+/** knnNeighbours of every prey of the case equal knnAllPairs' (the same slots, in order). */
+function assertOracleSets(c: Case, k: number, maxRadius: number, order: 'linear' | 'morton'): void {
+  const n = c.points.length;
+  const params = resolveParams(
+    paramsOf(c, { neighbours: { kind: 'topological', k, maxRadius }, spatial: { cellOrder: order } }),
+  );
+  const state = stateOf(c);
+  const predators = c.predator.some((p) => p);
+  const step = new CpuStep();
+  step.configure(params, n, predators, null);
+  const inGrid = step.grid.build(state.front, n);
+  step.grid.scatter(state.front, state.back, n);
+  const sorted = state.back;
+  const hits = new KnnHits(16);
+  const world = { size: c.size, wrap: c.wrap, dimensions: c.dims };
+  for (let i = 0; i < inGrid; i++) {
+    if (sorted.kind[i] !== PREY) continue;
+    const set = knnNeighbours(step, sorted, i);
+    const want = knnAllPairs(sorted, inGrid, i, world, k, hits, maxRadius || undefined, predators);
+    const got = Array.from(set.index.subarray(0, set.count));
+    assert.deepEqual(got, Array.from(hits.index.subarray(0, want)), `agent ${i}`);
+    for (let m = 0; m < set.count; m++) {
+      const d2 = set.dx[m] ** 2 + set.dy[m] ** 2 + set.dz[m] ** 2;
+      assert.equal(d2, set.d2[m], 'the displacement is the one ranked');
+    }
+  }
+}
 
 describe('a step under topological neighbours', () => {
   // agent 0 at the centre; neighbours 1 away (id 1), 2 away (ids 2, 3: a tie), 3 away (id 4);

@@ -5,6 +5,10 @@
  * beyond that tolerance (alignment and cohesion of random velocities and offsets): a neighbour
  * set that differed from the TypeScript kernel's — the all-pairs oracle's (knn-gather.test.ts) —
  * would fail it.
+ *
+ * The kernel seeds each search with the agent's last k-th neighbour distance (by id): a kernel
+ * that stepped another state first (seeds too small, too large, stale, of agents now gone) gives
+ * a fresh kernel's bytes.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -13,11 +17,11 @@ import { stepRangeKnn } from '../../src/backends/cpu/knn-gather.ts';
 import { WasmKernel } from '../../src/backends/wasm/kernel.ts';
 import { loadWasmModule } from '../../src/backends/wasm/loader.ts';
 import { mergeOverrides, resolveParams } from '../../src/params/validate.ts';
-import { FlockState } from '../../src/state/layout.ts';
+import { FIELDS, FlockState, type Half } from '../../src/state/layout.ts';
 import { QUIET } from '../helpers.ts';
 import { sortedStep } from '../wasm/sorted.ts';
 import { assertWithinTolerance } from '../wasm/tolerance.ts';
-import { arbCase, paramsOf, stateOf } from './knn-cases.ts';
+import { arbCase, firstCase, paramsOf, SEED_TRANSFORMS, secondCase, stateOf } from './knn-cases.ts';
 
 describe('the WebAssembly kernel’s topological neighbours are the TypeScript kernel’s', () => {
   test('one step on random states, k = 1..16, with and without maxRadius, with predators', async () => {
@@ -88,4 +92,72 @@ describe('the WebAssembly kernel’s topological neighbours are the TypeScript k
     });
     assert.notDeepEqual(results[0], results[1]);
   });
+
+  test('seeds from another state give a fresh kernel’s bytes (the seeded search and its fallback)', async () => {
+    const module = await loadWasmModule();
+    await fc.assert(
+      fc.asyncProperty(
+        arbCase,
+        fc.integer({ min: 1, max: 16 }),
+        fc.option(fc.double({ min: 0.01, max: 0.8, noNaN: true }), { nil: undefined }),
+        fc.constantFrom('advanced' as const, ...SEED_TRANSFORMS),
+        fc.nat(),
+        async (c, k, radiusFrac, transform, seed) => {
+          const maxRadius = radiusFrac === undefined ? 0 : radiusFrac * Math.max(...c.size);
+          const params = resolveParams(
+            paramsOf(
+              c,
+              mergeOverrides(
+                { ...QUIET, dt: 0.1 },
+                {
+                  neighbours: { kind: 'topological', k, maxRadius },
+                  alignment: { weight: 1 },
+                  cohesion: { weight: 0.3 },
+                  flee: { radius: 0.1 * Math.min(...c.size), weight: 1 },
+                },
+              ),
+            ),
+          );
+          const seeded = await WasmKernel.create(module);
+          // the first step writes the seeds (from the state `first`), the second reads them
+          const st1 = stateOf(firstCase(c, transform));
+          const one = sortedStep(params, st1);
+          const out1 = FlockState.create(st1.capacity).front;
+          seeded.stepRange(one.c, one.grid, st1.back, out1, one.n, 0, one.n, one.scratch);
+          const st2 =
+            transform === 'advanced'
+              ? stateFrom(out1, one.n, c.dims)
+              : stateOf(secondCase(c, transform, seed));
+          const two = sortedStep(params, st2);
+          const got = FlockState.create(st2.capacity).front;
+          const want = FlockState.create(st2.capacity).front;
+          const js = FlockState.create(st2.capacity).front;
+          seeded.stepRange(two.c, two.grid, st2.back, got, two.n, 0, two.n, two.scratch);
+          (await WasmKernel.create(module)).stepRange(
+            two.c,
+            two.grid,
+            st2.back,
+            want,
+            two.n,
+            0,
+            two.n,
+            two.scratch,
+          );
+          stepRangeKnn({ c: two.c, grid: two.grid, scratch: two.scratch }, st2.back, js, 0, two.n);
+          for (const f of FIELDS)
+            assert.deepEqual(got[f].subarray(0, two.n), want[f].subarray(0, two.n), `${transform}: ${f}`);
+          assertWithinTolerance(js, got, two.n);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
 });
+
+/** A state whose front holds agents [0, n) of `h` (a step's output). */
+function stateFrom(h: Half, n: number, dims: 2 | 3): FlockState {
+  const st = FlockState.create(n, { dimensions: dims });
+  for (const f of FIELDS) st.front[f].set(h[f].subarray(0, n));
+  st.count = n;
+  return st;
+}

@@ -10,13 +10,11 @@
  * cell order or the thread split. Kills stay metric (a predator within the kill radius), as in
  * every model; the turn, noise and move are couzinMove's.
  */
-import { SUMS } from '../../rules/scratch.ts';
 import { type Half, PREY } from '../../state/layout.ts';
-import { U2, U3, updateAgent } from './agent-update.ts';
+import { U2, U3 } from './agent-update.ts';
 import { couzinMove, putDesired } from './couzin-update.ts';
-import { gatherPredator } from './gather.ts';
 import { COINCIDENT_EPS, type StepContext } from './kernel.ts';
-import { knnNeighbours } from './knn-gather.ts';
+import { knnNeighbours, stepPredatorKnn } from './knn-gather.ts';
 
 /**
  * knn-gather.ts' stepRangeKnn for model 'couzin': sorted agents [begin, end) of `src` into `dst`
@@ -24,22 +22,15 @@ import { knnNeighbours } from './knn-gather.ts';
  */
 export function stepRangeCouzinKnn(k: StepContext, src: Half, dst: Half, begin: number, end: number): void {
   const { c, grid, scratch } = k;
-  const { px, py, pz, kind } = src;
-  const { ranges, shifts, v: s, reach } = scratch;
+  const { kind } = src;
+  const { v: s, reach } = scratch;
   const step = c.noiseKey[1] + c.noiseKey[2] * 2 ** 32;
   const minImagePred = grid.needsMinimumImage(reach[3], reach[4], reach[5]);
   for (let i = begin; i < end; i++) {
     if (kind[i] === PREY) {
       const killed = desiredDirectionKnn(k, src, i);
       couzinMove(c, s, src, dst, i, step, killed);
-    } else {
-      const cx = grid.coord(0, px[i]);
-      const cy = grid.coord(1, py[i]);
-      const cz = grid.coord(2, pz[i]);
-      const nr = grid.cellRanges(cx, cy, cz, reach[3], reach[4], reach[5], ranges, shifts);
-      gatherPredator(k, src, i, nr, minImagePred);
-      updateAgent(c, s, s, SUMS, i, src, dst, false);
-    }
+    } else stepPredatorKnn(k, src, dst, i, minImagePred);
   }
 }
 

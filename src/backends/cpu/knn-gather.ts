@@ -69,9 +69,8 @@ const set = {
  */
 export function knnNeighbours(k: StepContext, src: Half, i: number): KnnSet {
   const { c, grid } = k;
-  hits.reset(c.neighboursK);
   search.preyOnly = c.predatorsPresent;
-  const n = search.searchWithin(grid, src, i, hits, c.neighboursMaxR2);
+  const n = seededSearch(k, src, i);
   const { px, py, pz } = src;
   const wrap = grid.wrap;
   const flat = c.dims === 2;
@@ -103,11 +102,59 @@ export function knnNeighbours(k: StepContext, src: Half, i: number): KnnSet {
   return set;
 }
 
+/**
+ * Each prey's k-th neighbour distance at its last search on this thread, by id (0: none; see
+ * seededSearch): 4 bytes per id. Grown to the next power of two when an id past its end is
+ * searched (the first step of a larger flock: the one allocation); only ever read as a hint,
+ * so whatever it holds (another flock's, a stale one), the sets are exact.
+ */
+let seeds = new Float32Array(0);
+
+/**
+ * The k nearest of agent i into `hits` (GridKnn.searchWithin within c.neighboursMaxR2), seeded:
+ * where the agent's k-th neighbour distance of its last search is known, first within B = that
+ * distance + 2 × the farthest a prey moves in a step (its old k neighbours are all within B unless
+ * one teleported or died). Finding k within B is exact whatever the seed: every agent nearer
+ * than B was tested and the k-th is nearer. Finding fewer (a write between steps, kills, a seed
+ * of another flock), it searches again within the radius. The same sets, fewer insertions.
+ */
+function seededSearch(k: StepContext, src: Half, i: number): number {
+  const { c, grid } = k;
+  const id = src.id[i];
+  if (id >= seeds.length) {
+    const grown = new Float32Array(2 ** Math.ceil(Math.log2(id + 1)));
+    grown.set(seeds);
+    seeds = grown;
+  }
+  const r2 = c.neighboursMaxR2;
+  const seed = seeds[id];
+  if (seed > 0 && seed < Number.POSITIVE_INFINITY) {
+    const b = seed * (1 + 2 ** -16) + seedWiden(c);
+    const b2 = b * b;
+    hits.reset(c.neighboursK);
+    if (b2 < r2 && search.searchWithin(grid, src, i, hits, b2, false) === c.neighboursK) {
+      seeds[id] = Math.sqrt(hits.worst());
+      return c.neighboursK;
+    }
+  }
+  hits.reset(c.neighboursK);
+  const n = search.searchWithin(grid, src, i, hits, r2);
+  // (fewer than k within the radius: no seed, the next search takes the radius at once)
+  seeds[id] = n === c.neighboursK ? Math.sqrt(hits.worst()) : 0;
+  return n;
+}
+
+/** Twice the farthest a prey moves in one step: its model's top speed × dt (wasm/knn.ts seedWiden). */
+function seedWiden(c: StepContext['c']): number {
+  const v = c.vicsek ? c.vicsekSpeed : c.couzin ? c.couzinSpeed : c.maxSpeed;
+  return 2 * Math.abs(v) * c.dt;
+}
+
 /** gather.ts' stepRange under topological neighbours: sorted agents [begin, end) into `dst`. */
 export function stepRangeKnn(k: StepContext, src: Half, dst: Half, begin: number, end: number): void {
   const { c, grid, scratch } = k;
-  const { px, py, pz, kind } = src;
-  const { ranges, shifts, v: s, reach } = scratch;
+  const { kind } = src;
+  const { v: s, reach } = scratch;
   const plain = plainPrey(c);
   const minImagePred = grid.needsMinimumImage(reach[3], reach[4], reach[5]);
   for (let i = begin; i < end; i++) {
@@ -115,15 +162,23 @@ export function stepRangeKnn(k: StepContext, src: Half, dst: Half, begin: number
       const killed = gatherPreyKnn(k, src, i);
       if (plain && !killed) updatePrey(c, s, s, SUMS, i, src, dst);
       else updateAgent(c, s, s, SUMS, i, src, dst, killed);
-    } else {
-      const cx = grid.coord(0, px[i]);
-      const cy = grid.coord(1, py[i]);
-      const cz = grid.coord(2, pz[i]);
-      const nr = grid.cellRanges(cx, cy, cz, reach[3], reach[4], reach[5], ranges, shifts);
-      gatherPredator(k, src, i, nr, minImagePred);
-      updateAgent(c, s, s, SUMS, i, src, dst, false);
-    }
+    } else stepPredatorKnn(k, src, dst, i, minImagePred);
   }
+}
+
+/**
+ * Predator i of a topological step (stepRangeKnn, couzin-knn.ts): it chases the prey within its
+ * vision, metric as in gather.ts. `minImage`: the grid's needsMinimumImage at the predator reach.
+ */
+export function stepPredatorKnn(k: StepContext, src: Half, dst: Half, i: number, minImage: boolean): void {
+  const { c, grid, scratch } = k;
+  const { ranges, shifts, v: s, reach } = scratch;
+  const cx = grid.coord(0, src.px[i]);
+  const cy = grid.coord(1, src.py[i]);
+  const cz = grid.coord(2, src.pz[i]);
+  const nr = grid.cellRanges(cx, cy, cz, reach[3], reach[4], reach[5], ranges, shifts);
+  gatherPredator(k, src, i, nr, minImage);
+  updateAgent(c, s, s, SUMS, i, src, dst, false);
 }
 
 /**

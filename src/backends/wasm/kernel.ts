@@ -25,7 +25,7 @@ const align = (n: number) => Math.ceil(n / 16) * 16;
  */
 export function wasmScratchBytes(capacity: number, nCells: number): number {
   const f = 4 * (capacity + 4);
-  return 14 * f + 2 * (capacity + 16) + 12 * (nCells + 1) + 4 * nCells + 9 * align(4 * (capacity + 8));
+  return 15 * f + 2 * (capacity + 16) + 12 * (nCells + 1) + 4 * nCells + 9 * align(4 * (capacity + 8));
 }
 
 interface Exports {
@@ -138,6 +138,7 @@ export class WasmKernel {
     counts: 0,
     rank: 0,
     obstacles: 0,
+    knnSeed: 0,
   };
   /**
    * The half whose first `count` agents the kernel's input arrays already hold (written there by
@@ -250,6 +251,8 @@ export class WasmKernel {
     const obstacles = take(OBSTACLE_BYTES);
     // symmetric sweep: 12 f32 per slot (none reserved when the sweep does not apply)
     const acc = take(WASM_SLOT_BYTES * accSlots);
+    // topological neighbours: each prey's last k-th neighbour distance, by id (wasm/knn.ts)
+    const knnSeed = take(4 * capacity);
     const mem = this.x.memory;
     if (at > MAX_MEMORY_BYTES)
       throw new RangeError(
@@ -274,9 +277,12 @@ export class WasmKernel {
       counts,
       rank,
       obstacles,
+      knnSeed,
     };
     this.rankCopied = null;
     this.ensureViews();
+    // (no seeds: whatever lay there would only slow the first search down)
+    this.views!.u8.fill(0, knnSeed, knnSeed + 4 * capacity);
     this.views!.u8.set(compactionTable(), lut);
   }
 
@@ -698,6 +704,8 @@ export class WasmKernel {
     i32[I.nb] = p.nb;
     i32[I.nbStride] = p.nbStride;
     i32[I.lut] = p.lut;
+    i32[I.knnSeed] = p.knnSeed;
+    i32[I.knnSeed + 1] = this.capacity;
     // the rank table changes only when the grid is reconfigured (a new array): copied then
     const rank = grid.rank;
     if (rank !== null && rank !== this.rankCopied) {

@@ -4,7 +4,7 @@ import type { RuleConstants } from '../../rules/constants.ts';
 import { WORLD_BOUNDARY_PUSH, WORLD_BOUNDARY_TELEPORT, WORLD_BOUNDARY_WRAP } from '../../rules/constants.generated.ts';
 
 /** Hash of the slot layout below; the kernel binary reports the same (wasm/slots.ts) or is stale. */
-export const LAYOUT_VERSION = 1365215628;
+export const LAYOUT_VERSION = 235404621;
 
 /** Slot numbers of the WebAssembly kernel’s I (i32) block. */
 export const I = {
@@ -38,6 +38,7 @@ export const I = {
   collision: 48, // stay 0, retreat 1
   noiseKey: 49, // the noise stream’s seed and step (low, high word): u32s; 3 slots
   neighboursK: 52, // Topological neighbours: k (0: metric neighbours).
+  knnSeed: 53, // Topological neighbours: each prey’s last k-th neighbour distance by id (f32; 0: none), and how many ids it holds; 2 slots
 } as const;
 export const I_SLOTS = 64;
 
