@@ -159,7 +159,7 @@ export class CpuBackend implements SyncBackend {
       this.cpuStep.indexBytes +
       this.cpuStep.sweepBytes +
       // the WebAssembly kernel keeps its own copy of the sorted agents and cell starts
-      (this.wasm ? wasmScratchBytes(g.keys.length, g.nCells) : 0);
+      (this.wasm ? wasmScratchBytes(g.keys.length, g.nCells, this.wasm.models) : 0);
     return {
       kernel: this.kernel,
       threads: 1,

@@ -23,9 +23,13 @@ const align = (n: number) => Math.ceil(n / 16) * 16;
  * sorted agents (in and out), cell starts, counts, the Morton rank table and the neighbour list
  * (sized for the worst case: every agent a neighbour). Mirrors WasmKernel's layout, less the few kB of ranges and tables.
  */
-export function wasmScratchBytes(capacity: number, nCells: number): number {
+export function wasmScratchBytes(capacity: number, nCells: number, models = false): number {
   const f = 4 * (capacity + 4);
-  return 15 * f + 2 * (capacity + 16) + 12 * (nCells + 1) + 4 * nCells + 9 * align(4 * (capacity + 8));
+  // (the full kernel also keeps each agent's k-NN seed: 4 bytes per slot)
+  const seeds = models ? align(4 * capacity) : 0;
+  return (
+    14 * f + 2 * (capacity + 16) + 12 * (nCells + 1) + 4 * nCells + 9 * align(4 * (capacity + 8)) + seeds
+  );
 }
 
 interface Exports {
@@ -251,8 +255,9 @@ export class WasmKernel {
     const obstacles = take(OBSTACLE_BYTES);
     // symmetric sweep: 12 f32 per slot (none reserved when the sweep does not apply)
     const acc = take(WASM_SLOT_BYTES * accSlots);
-    // topological neighbours: each prey's last k-th neighbour distance, by id (wasm/knn.ts)
-    const knnSeed = take(4 * capacity);
+    // topological neighbours: each prey's last k-th neighbour distance, by id (wasm/knn.ts; only
+    // the full kernel searches, so the core one reserves none: 0)
+    const knnSeed = this.models ? take(4 * capacity) : 0;
     const mem = this.x.memory;
     if (at > MAX_MEMORY_BYTES)
       throw new RangeError(
@@ -282,7 +287,7 @@ export class WasmKernel {
     this.rankCopied = null;
     this.ensureViews();
     // (no seeds: whatever lay there would only slow the first search down)
-    this.views!.u8.fill(0, knnSeed, knnSeed + 4 * capacity);
+    if (knnSeed) this.views!.u8.fill(0, knnSeed, knnSeed + 4 * capacity);
     this.views!.u8.set(compactionTable(), lut);
   }
 

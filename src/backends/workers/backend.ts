@@ -298,7 +298,8 @@ export class WorkersBackend implements Backend {
   info(): BackendInfo {
     const g = this.grid;
     if (!g) return { kernel: this.kernel, threads: this.threads, indexBytes: 0 };
-    const wasm = this.kernel === 'wasm' ? this.threads * wasmScratchBytes(g.capacity, g.maxCells) : 0;
+    const wasm =
+      this.kernel === 'wasm' ? this.threads * wasmScratchBytes(g.capacity, g.maxCells, this.full) : 0;
     const sweep = this.threads * this.sweepBytes;
     const info = {
       kernel: this.kernel,
