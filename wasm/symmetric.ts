@@ -68,9 +68,10 @@ const LANES: usize = memory.data(9 * 16 + 16, 16);
 
 /**
  * Splats pass 2 reads in every group: the three rules' radii², 1, the agent's velocity (loaded
- * where used: as locals V8 rebuilt each from a spilled float64 in every group).
+ * where used: as locals V8 rebuilt each from a spilled float64 in every group); from byte 112 the
+ * slot layout's words for slotsOf: mask, tailStart − 1, pushEnd − 1, tailBase, sink, acc, 48.
  */
-const INVARIANT: usize = memory.data(7 * 16, 16);
+const INVARIANT: usize = memory.data(14 * 16, 16);
 
 /** This call's GENERAL_PREY flag (read once per call, not per agent). */
 let generalPrey = false;
@@ -117,6 +118,13 @@ export function sweep(begin: i32, end: i32, pushEnd: i32, fresh: i32): void {
   v128.store(INVARIANT, f32x4.splat(<f32>gf(F_ALI_R2)), 16);
   v128.store(INVARIANT, f32x4.splat(<f32>gf(F_COH_R2)), 32);
   v128.store(INVARIANT, f32x4.splat(1), 48);
+  v128.store(INVARIANT, i32x4.splat(mask), 112);
+  v128.store(INVARIANT, i32x4.splat(tailStart - 1), 128);
+  v128.store(INVARIANT, i32x4.splat(pushEnd - 1), 144);
+  v128.store(INVARIANT, i32x4.splat(tailBase), 160);
+  v128.store(INVARIANT, i32x4.splat(sink), 176);
+  v128.store(INVARIANT, i32x4.splat(<i32>acc), 192);
+  v128.store(INVARIANT, i32x4.splat(48), 208);
   const sepFall = gi(I_FALL);
   const aliFall = gi(I_FALL + 1);
   const cohFall = gi(I_FALL + 2);
@@ -293,7 +301,6 @@ function sweepPairs(
     const wali = weight(aliFall, d2);
     const tan = v128.and(ma, one);
     // the neighbours' velocities, read here for the few accepted (lanes past n: agent 0)
-    // (the live lanes' indices serve the pushes' slots too: extracted once)
     const j0 = i32x4.extract_lane(jv, 0);
     const j1 = i32x4.extract_lane(jv, 1);
     const j2 = i32x4.extract_lane(jv, 2);
@@ -319,7 +326,7 @@ function sweepPairs(
     v128.store(LANES, f32x4.add(v128.load(LANES, 128), tqz), 128);
     store<i32>(LANES, load<i32>(LANES, 152) + popcnt(i32x4.bitmask(mc)), 152);
     // biome-ignore format: the partners' terms, rule by rule
-    pushPartners(j0, j1, j2, j3, n - k, pushEnd, acc, mask, tailStart, tailBase, sink, tsx, tsy, tsz, tsn,
+    pushPartners(slotsOf(jv), n - k, tsx, tsy, tsz, tsn,
       v128.and(ma, f32x4.mul(v128.load(INVARIANT, 64), wali)), v128.and(ma, f32x4.mul(v128.load(INVARIANT, 80), wali)),
       v128.and(ma, f32x4.mul(v128.load(INVARIANT, 96), wali)), tan,
       tqx, tqy, tqz, tqn);
@@ -331,6 +338,18 @@ function sweepPairs(
     v128.load(LANES, 96), v128.load(LANES, 112), v128.load(LANES, 128), countLanes(load<i32>(LANES, 152)));
 }
 
+/**
+ * The four partners' slot addresses (slotAt's, lane by lane: the sink at or past pushEnd, the
+ * tail from tailStart, else the ring) from the splats sweep() left in INVARIANT.
+ */
+function slotsOf(j: v128): v128 {
+  const ring = v128.and(j, v128.load(INVARIANT, 112));
+  const tail = i32x4.add(j, v128.load(INVARIANT, 160));
+  let slot = v128.bitselect(tail, ring, i32x4.gt_s(j, v128.load(INVARIANT, 128)));
+  slot = v128.bitselect(v128.load(INVARIANT, 176), slot, i32x4.gt_s(j, v128.load(INVARIANT, 144)));
+  return i32x4.add(v128.load(INVARIANT, 192), i32x4.mul(slot, v128.load(INVARIANT, 208)));
+}
+
 /** A count as lanes whose sum (hsum2's) is it: [n, 0, 0, 0]. */
 function countLanes(n: i32): v128 {
   return f32x4.replace_lane(f32x4.splat(0), 0, <f32>n);
@@ -338,21 +357,12 @@ function countLanes(n: i32): v128 {
 
 /**
  * Push one group of four pairs' partner terms (x, y, z and count per rule and lane) to the
- * partners' slots (`live` of the lanes are partners, agents j0 ..), the slots found once for the
- * three rules.
+ * partners' slots (`live` of the lanes are partners; `slots` their slot addresses, found once for
+ * the three rules).
  */
 function pushPartners(
-  j0: i32,
-  j1: i32,
-  j2: i32,
-  j3: i32,
+  slots: v128,
   live: i32,
-  pushEnd: i32,
-  acc: usize,
-  mask: i32,
-  tailStart: i32,
-  tailBase: i32,
-  sink: i32,
   sx: v128,
   sy: v128,
   sz: v128,
@@ -366,20 +376,17 @@ function pushPartners(
   qz: v128,
   qn: v128,
 ): void {
-  const a0 = slotAt(j0, pushEnd, acc, mask, tailStart, tailBase, sink);
+  const a0 = <usize>i32x4.extract_lane(slots, 0);
+  const a1 = <usize>i32x4.extract_lane(slots, 1);
+  const a2 = <usize>i32x4.extract_lane(slots, 2);
+  const a3 = <usize>i32x4.extract_lane(slots, 3);
   if (live >= 4) {
     // a whole group (all but an agent's last): no test of the live lanes per rule and lane
-    const a1 = slotAt(j1, pushEnd, acc, mask, tailStart, tailBase, sink);
-    const a2 = slotAt(j2, pushEnd, acc, mask, tailStart, tailBase, sink);
-    const a3 = slotAt(j3, pushEnd, acc, mask, tailStart, tailBase, sink);
     pushRule(a0, a1, a2, a3, 4, 0, sx, sy, sz, sn);
     pushRule(a0, a1, a2, a3, 4, 16, ax, ay, az, an);
     pushRule(a0, a1, a2, a3, 4, 32, qx, qy, qz, qn);
     return;
   }
-  const a1 = live > 1 ? slotAt(j1, pushEnd, acc, mask, tailStart, tailBase, sink) : a0;
-  const a2 = live > 2 ? slotAt(j2, pushEnd, acc, mask, tailStart, tailBase, sink) : a0;
-  const a3 = live > 3 ? slotAt(j3, pushEnd, acc, mask, tailStart, tailBase, sink) : a0;
   pushRule(a0, a1, a2, a3, live, 0, sx, sy, sz, sn);
   pushRule(a0, a1, a2, a3, live, 16, ax, ay, az, an);
   // (cohesion's slot sums the partner's terms un-negated: stageAgent negates the sum, exactly)
