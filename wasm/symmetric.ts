@@ -326,7 +326,7 @@ function sweepPairs(
     v128.store(LANES, f32x4.add(v128.load(LANES, 128), tqz), 128);
     store<i32>(LANES, load<i32>(LANES, 152) + popcnt(i32x4.bitmask(mc)), 152);
     // biome-ignore format: the partners' terms, rule by rule
-    pushPartners(slotsOf(jv), n - k, tsx, tsy, tsz, tsn,
+    pushPartners(slotsOf(jv), tsx, tsy, tsz, tsn,
       v128.and(ma, f32x4.mul(v128.load(INVARIANT, 64), wali)), v128.and(ma, f32x4.mul(v128.load(INVARIANT, 80), wali)),
       v128.and(ma, f32x4.mul(v128.load(INVARIANT, 96), wali)), tan,
       tqx, tqy, tqz, tqn);
@@ -357,12 +357,10 @@ function countLanes(n: i32): v128 {
 
 /**
  * Push one group of four pairs' partner terms (x, y, z and count per rule and lane) to the
- * partners' slots (`live` of the lanes are partners; `slots` their slot addresses, found once for
- * the three rules).
+ * partners' slots (`slots`, found once for the three rules).
  */
 function pushPartners(
   slots: v128,
-  live: i32,
   sx: v128,
   sy: v128,
   sz: v128,
@@ -380,17 +378,13 @@ function pushPartners(
   const a1 = <usize>i32x4.extract_lane(slots, 1);
   const a2 = <usize>i32x4.extract_lane(slots, 2);
   const a3 = <usize>i32x4.extract_lane(slots, 3);
-  if (live >= 4) {
-    // a whole group (all but an agent's last): no test of the live lanes per rule and lane
-    pushRule(a0, a1, a2, a3, 4, 0, sx, sy, sz, sn);
-    pushRule(a0, a1, a2, a3, 4, 16, ax, ay, az, an);
-    pushRule(a0, a1, a2, a3, 4, 32, qx, qy, qz, qn);
-    return;
-  }
-  pushRule(a0, a1, a2, a3, live, 0, sx, sy, sz, sn);
-  pushRule(a0, a1, a2, a3, live, 16, ax, ay, az, an);
+  // every lane, also past the partner list: those lanes' terms and counts are +0 (the far candidate is out
+  // of every radius) and go to agent 0's slot, which they leave as it was (a slot is never -0); no
+  // branch, so V8 no longer spills the terms across one (42 instructions less per agent-step)
+  pushRule(a0, a1, a2, a3, 4, 0, sx, sy, sz, sn);
+  pushRule(a0, a1, a2, a3, 4, 16, ax, ay, az, an);
   // (cohesion's slot sums the partner's terms un-negated: stageAgent negates the sum, exactly)
-  pushRule(a0, a1, a2, a3, live, 32, qx, qy, qz, qn);
+  pushRule(a0, a1, a2, a3, 4, 32, qx, qy, qz, qn);
 }
 
 /**
