@@ -124,7 +124,7 @@ function prologuePair(ai: usize, p: i32, xs: f32, ys: f32, zs: f32, idI: u32): v
   }
   if (d2 < <f32>gf(F_COH_R2)) {
     const w = fallWeight(gi(I_FALL + 2), d2);
-    addAt(ai + 32, -(dx * w), -(dy * w), -(dz * w));
+    addAt(ai + 32, dx * w, dy * w, dz * w); // un-negated, as pushPartners' (symmetric.ts)
   }
 }
 
