@@ -62,9 +62,13 @@ export function kernelProbe(root: string, file: string = KERNEL_FILES[0]): strin
   );
   for (let at = b64.length >> 1; at + 48 <= b64.length; at += 4) {
     const probe = b64.slice(at, at + 48);
-    if (others.every((o) => !o.includes(probe))) return probe;
+    // (once in its own kernel too: a run of zero bytes, "AAAA…", would count twice there)
+    if (b64.indexOf(probe) === b64.lastIndexOf(probe) && others.every((o) => !o.includes(probe)))
+      return probe;
   }
-  throw new Error(`${file}: no 48 characters of its base64 that the other kernels lack`);
+  throw new Error(
+    `${file}: no 48 characters of its base64 that occur once in it and not in the other kernels`,
+  );
 }
 
 /** One built chunk. */
