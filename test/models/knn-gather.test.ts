@@ -57,8 +57,10 @@ describe('the TypeScript kernel’s topological neighbours equal the all-pairs o
         (c, k, radiusFrac, transform, seed) => {
           const maxRadius = radiusFrac === undefined ? 0 : radiusFrac * Math.max(...c.size);
           // every agent searched in the first state (the seeds), then checked in the second
+          // with the first's seeds
+          let seeds: Float32Array | undefined;
           for (const s of [firstCase(c, transform), secondCase(c, transform, seed)])
-            assertOracleSets(s, k, maxRadius, 'linear');
+            seeds = assertOracleSets(s, k, maxRadius, 'linear', seeds);
         },
       ),
       { numRuns: 300 },
@@ -66,8 +68,18 @@ describe('the TypeScript kernel’s topological neighbours equal the all-pairs o
   });
 });
 
-/** knnNeighbours of every prey of the case equal knnAllPairs' (the same slots, in order). */
-function assertOracleSets(c: Case, k: number, maxRadius: number, order: 'linear' | 'morton'): void {
+/**
+ * knnNeighbours of every prey of the case equal knnAllPairs' (the same slots, in order), the
+ * search seeded by `seedsFrom` (another search's seeds, by id) where given; returns the seeds the
+ * searches left.
+ */
+function assertOracleSets(
+  c: Case,
+  k: number,
+  maxRadius: number,
+  order: 'linear' | 'morton',
+  seedsFrom?: Float32Array,
+): Float32Array {
   const n = c.points.length;
   const params = resolveParams(
     paramsOf(c, { neighbours: { kind: 'topological', k, maxRadius }, spatial: { cellOrder: order } }),
@@ -76,6 +88,8 @@ function assertOracleSets(c: Case, k: number, maxRadius: number, order: 'linear'
   const predators = c.predator.some((p) => p);
   const step = new CpuStep();
   step.configure(params, n, predators, null);
+  const seeds = step.scratch.knnSeeds;
+  if (seedsFrom) seeds.set(seedsFrom.subarray(0, Math.min(seeds.length, seedsFrom.length)));
   const inGrid = step.grid.build(state.front, n);
   step.grid.scatter(state.front, state.back, n);
   const sorted = state.back;
@@ -92,6 +106,7 @@ function assertOracleSets(c: Case, k: number, maxRadius: number, order: 'linear'
       assert.equal(d2, set.d2[m], 'the displacement is the one ranked');
     }
   }
+  return seeds;
 }
 
 describe('a step under topological neighbours', () => {

@@ -18,6 +18,11 @@ export interface KernelScratch {
   reach: Int32Array;
   /** The symmetric sweep's candidates within reach in one stretch of a range (`NEAR` at most). */
   near: Int32Array;
+  /**
+   * Topological neighbours: each prey's k-th neighbour distance at its last search on this
+   * thread, by id (0: none; knn-gather.ts seededSearch). Empty under metric neighbours.
+   */
+  knnSeeds: Float32Array;
 }
 
 /**
@@ -79,5 +84,7 @@ export function createScratch(c: RuleConstants, grid: UniformGrid): KernelScratc
     v: new Float64Array(SCRATCH_LENGTH),
     reach,
     near: new Int32Array(NEAR),
+    // (a hint only, so a new scratch starting without seeds changes no set)
+    knnSeeds: new Float32Array(c.neighboursK > 0 ? grid.keys.length : 0),
   };
 }

@@ -103,14 +103,6 @@ export function knnNeighbours(k: StepContext, src: Half, i: number): KnnSet {
 }
 
 /**
- * Each prey's k-th neighbour distance at its last search on this thread, by id (0: none; see
- * seededSearch): 4 bytes per id. Grown to the next power of two when an id past its end is
- * searched (the first step of a larger flock: the one allocation); only ever read as a hint,
- * so whatever it holds (another flock's, a stale one), the sets are exact.
- */
-let seeds = new Float32Array(0);
-
-/**
  * The k nearest of agent i into `hits` (GridKnn.searchWithin within c.neighboursMaxR2), seeded:
  * where the agent's k-th neighbour distance of its last search is known, first within B = that
  * distance + 2 × the farthest a prey moves in a step (its old k neighbours are all within B unless
@@ -120,14 +112,12 @@ let seeds = new Float32Array(0);
  */
 function seededSearch(k: StepContext, src: Half, i: number): number {
   const { c, grid } = k;
+  const seeds = k.scratch.knnSeeds;
   const id = src.id[i];
-  if (id >= seeds.length) {
-    const grown = new Float32Array(2 ** Math.ceil(Math.log2(id + 1)));
-    grown.set(seeds);
-    seeds = grown;
-  }
+  // (an id past the scratch's capacity goes unseeded: the seed is only a hint)
+  const seeded = id < seeds.length;
   const r2 = c.neighboursMaxR2;
-  const seed = seeds[id];
+  const seed = seeded ? seeds[id] : 0;
   if (seed > 0 && seed < Number.POSITIVE_INFINITY) {
     const b = seed * (1 + 2 ** -16) + seedWiden(c);
     const b2 = b * b;
@@ -140,7 +130,7 @@ function seededSearch(k: StepContext, src: Half, i: number): number {
   hits.reset(c.neighboursK);
   const n = search.searchWithin(grid, src, i, hits, r2);
   // (fewer than k within the radius: no seed, the next search takes the radius at once)
-  seeds[id] = n === c.neighboursK ? Math.sqrt(hits.worst()) : 0;
+  if (seeded) seeds[id] = n === c.neighboursK ? Math.sqrt(hits.worst()) : 0;
   return n;
 }
 
