@@ -10,6 +10,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { relaxedSites } from '../wasm/relaxed-sites.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const check = process.argv.includes('--check');
@@ -34,16 +35,27 @@ function wgslModule() {
   return lines.join('\n');
 }
 
-/** A kernel's module: `name` returns its base64 (`what` says which kernel, in its doc comment). */
-function wasmModule(file, name, what) {
+/**
+ * A kernel's module: `name` returns its base64 (`what` says which kernel, in its doc comment),
+ * `sitesName` where its relaxed-SIMD sites are (src/backends/wasm/relaxed.ts).
+ */
+function wasmModule(file, name, sitesName, what) {
   const bytes = readFileSync(join(root, file));
+  const sites = relaxedSites(bytes);
   return [
     header(file),
+    "import type { RelaxedSites } from './relaxed.ts';",
+    '',
     // A function, not an exported string constant: Vite's bundler (Rolldown) inlines an exported
     // constant at every use site, which put the kernel into a chunk once per use (three times).
     `/** ${what} (${bytes.length} bytes), base64. Call it once. */`,
     `export function ${name}(): string {`,
     `  return '${bytes.toString('base64')}';`,
+    '}',
+    '',
+    '/** Where its opcodes become relaxed SIMD ones (relaxed.ts). */',
+    `export function ${sitesName}(): RelaxedSites {`,
+    `  return { swizzle: [${sites.swizzle.join(', ')}], laneselect: [${sites.laneselect.join(', ')}] };`,
     '}',
     '',
   ].join('\n');
@@ -56,6 +68,7 @@ const outputs = [
     wasmModule(
       'build/murmur-kernel.wasm',
       'kernelWasmBase64',
+      'kernelRelaxedSites',
       'The core WebAssembly SIMD step kernel (Reynolds, metric neighbours)',
     ),
   ],
@@ -64,6 +77,7 @@ const outputs = [
     wasmModule(
       'build/murmur-kernel-full.wasm',
       'fullKernelWasmBase64',
+      'fullKernelRelaxedSites',
       'The full WebAssembly SIMD step kernel (also Vicsek, Couzin, topological neighbours; imported only where a flock needs it)',
     ),
   ],

@@ -94,7 +94,8 @@ describe('kernel choice, once per flock', () => {
     const f = await createFlock({ ...small, ...everything, kernel: 'wasm' });
     try {
       assert.equal(f.info().kernel, 'wasm');
-      assert.equal(f.info().kernelReason, 'kernel "wasm" was asked for');
+      // ("; its relaxed-SIMD form runs" follows where the runtime has relaxed SIMD)
+      assert.match(f.info().kernelReason, /^kernel "wasm" was asked for/);
     } finally {
       await f.dispose();
     }

@@ -5,14 +5,19 @@
 //                                  the model paths fold away), what a flock loads by default
 //   build/murmur-kernel-full.wasm  the full kernel: MODELS true (also Vicsek, Couzin, topological
 //                                  neighbours), loaded where the parameters need it
+// Each is compiled with relaxed SIMD's swizzle and lane select in place of the plain ones and
+// shipped with the plain ones written in the relaxed opcodes' length (wasm/relaxed-sites.mjs): the
+// loader switches them back in place where the runtime has relaxed SIMD. build/*-relaxed.wasm is
+// that form, for the benches.
 // Usage: node wasm/build.mjs  (CI runs it before the tests; `--check`: see scripts/embed.mjs)
 //        node wasm/build.mjs --counting  (bench/candidates.ts: the core kernel with wasm/counting.ts's
 //        COUNTING true, into build/murmur-kernel-counting.wasm; nothing embedded)
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import asc from 'assemblyscript/asc';
 import binaryen from 'binaryen';
+import { plainFromRelaxed } from './relaxed-sites.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 mkdirSync(join(root, 'build'), { recursive: true });
@@ -27,6 +32,8 @@ async function compile(out, replace) {
       join(root, 'wasm/kernel.ts'),
       '--enable',
       'simd',
+      '--enable',
+      'relaxed-simd',
       '-O3',
       '--runtime',
       'stub',
@@ -42,6 +49,11 @@ async function compile(out, replace) {
         } catch {
           return null;
         }
+        // the relaxed operations (wasm/relaxed-sites.mjs); only in the kernel's own files
+        if (resolve(baseDir, name).startsWith(join(root, 'wasm')))
+          text = text
+            .replaceAll('i8x16.swizzle(', 'i8x16.relaxed_swizzle(')
+            .replaceAll('v128.bitselect(', 'i32x4.relaxed_laneselect(');
         for (const [file, [from, to]] of Object.entries(replace))
           if (name.endsWith(file)) {
             if (!text.includes(from)) throw new Error(`wasm/build.mjs: ${file} no longer has "${from}"`);
@@ -56,7 +68,17 @@ async function compile(out, replace) {
     process.exit(1);
   }
   inline(out);
-  console.log(`built ${out.slice(root.length + 1)}`);
+  const relaxed = readFileSync(out);
+  const { plain, sites } = plainFromRelaxed(relaxed);
+  if (!WebAssembly.validate(plain)) {
+    console.error(`wasm/build.mjs: the plain form of ${out} does not validate`);
+    process.exit(1);
+  }
+  writeFileSync(out, plain);
+  writeFileSync(out.replace(/\.wasm$/, '-relaxed.wasm'), relaxed);
+  console.log(
+    `built ${out.slice(root.length + 1)} (${sites.swizzle.length} swizzles, ${sites.laneselect.length} lane selects relaxed where the runtime can)`,
+  );
 }
 
 // Inline harder than asc does (its limits leave the finish's vector helpers as calls that pass
@@ -69,6 +91,7 @@ function inline(out) {
   const F = binaryen.Features;
   module.setFeatures(
     F.SIMD128 |
+      F.RelaxedSIMD |
       F.BulkMemory |
       F.BulkMemoryOpt |
       F.SignExt |

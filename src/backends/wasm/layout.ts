@@ -7,7 +7,8 @@ export { F, F_SLOTS, FLAG, I, I_SLOTS, LAYOUT_VERSION, writeConstantSlots } from
 
 /** The compaction patterns: for mask bits b, the bytes of the set 32-bit lanes first, then zeros. */
 export function compactionTable(): Uint8Array {
-  const t = new Uint8Array(256).fill(0xff); // out-of-range indices make i8x16.swizzle write 0
+  // out-of-range indices make i8x16.swizzle write 0; relaxed_swizzle does so only from 128 on
+  const t = new Uint8Array(256).fill(0xff);
   for (let bits = 0; bits < 16; bits++) {
     let k = 0;
     for (let lane = 0; lane < 4; lane++)

@@ -7,8 +7,11 @@
  *   kernel-full-wasm.generated.ts, imported only when a flock needs it (a dynamic import(), which
  *   a bundler puts in a chunk of its own: an app that runs Reynolds never downloads it).
  * The full kernel steps Reynolds to the same bytes as the core one (test/wasm/kernel-variants).
+ * Where the runtime has relaxed SIMD, either compiles in its relaxed form (relaxed.ts): the same
+ * bytes in fewer instructions.
  */
-import { kernelWasmBase64 } from './kernel-wasm.generated.ts';
+import { kernelRelaxedSites, kernelWasmBase64 } from './kernel-wasm.generated.ts';
+import { type RelaxedSites, relaxedForm, relaxedSimdSupported } from './relaxed.ts';
 import type { KernelVariant } from './variant.ts';
 
 export type { KernelVariant } from './variant.ts';
@@ -56,8 +59,34 @@ export function kernelWasmBytes(): Uint8Array<ArrayBuffer> {
 
 /** The full kernel's bytes (also Vicsek, Couzin, topological neighbours): its module loaded on use. */
 export async function fullKernelWasmBytes(): Promise<Uint8Array<ArrayBuffer>> {
-  const { fullKernelWasmBase64 } = await import('./kernel-full-wasm.generated.ts');
-  return decodeBase64(fullKernelWasmBase64());
+  return (await fullKernel()).bytes;
+}
+
+async function fullKernel(): Promise<{ bytes: Uint8Array<ArrayBuffer>; sites: RelaxedSites }> {
+  const { fullKernelRelaxedSites, fullKernelWasmBase64 } = await import('./kernel-full-wasm.generated.ts');
+  return { bytes: decodeBase64(fullKernelWasmBase64()), sites: fullKernelRelaxedSites() };
+}
+
+/**
+ * The bytes a runtime compiles: the relaxed form where it has relaxed SIMD (`relaxed` overrides the
+ * feature test, for tests and benches), else the plain one.
+ */
+export function runnableKernel(
+  bytes: Uint8Array<ArrayBuffer>,
+  sites: RelaxedSites,
+  relaxed = relaxedSimdSupported(),
+): Uint8Array<ArrayBuffer> {
+  return (relaxed && relaxedForm(bytes, sites)) || bytes;
+}
+
+/** The core kernel's relaxed-SIMD sites (relaxed.ts). */
+export function kernelSites(): RelaxedSites {
+  return kernelRelaxedSites();
+}
+
+/** The full kernel's relaxed-SIMD sites (relaxed.ts). */
+export async function fullKernelSites(): Promise<RelaxedSites> {
+  return (await fullKernel()).sites;
 }
 
 const cached: Record<KernelVariant, Promise<WebAssembly.Module> | null> = { core: null, full: null };
@@ -72,7 +101,10 @@ export function loadWasmModule(variant: KernelVariant = 'full'): Promise<WebAsse
   if (!p) {
     p = (async () => {
       if (!wasmSimdSupported()) throw new Error('this runtime has no WebAssembly SIMD');
-      return WebAssembly.compile(variant === 'core' ? kernelWasmBytes() : await fullKernelWasmBytes());
+      if (variant === 'core')
+        return WebAssembly.compile(runnableKernel(kernelWasmBytes(), kernelRelaxedSites()));
+      const full = await fullKernel();
+      return WebAssembly.compile(runnableKernel(full.bytes, full.sites));
     })();
     cached[variant] = p;
     p.catch(() => {

@@ -1,6 +1,7 @@
 import { ParamError } from '../../params/validate.ts';
 import type { CpuKernel, KernelChoice } from '../kernels.ts';
 import { loadWasmModule } from './loader.ts';
+import { relaxedSimdSupported } from './relaxed.ts';
 import type { KernelVariant } from './variant.ts';
 
 // (for the workers backend, which imported them from here before options.ts became their home)
@@ -51,8 +52,10 @@ export async function decideKernel(choice: KernelChoice, variant: KernelVariant)
       module: null,
     };
   }
-  const reason =
+  const why =
     choice === 'wasm' ? 'kernel "wasm" was asked for' : 'auto chose wasm: WebAssembly SIMD loads here';
+  // (the same bytes either way: relaxed.ts)
+  const reason = relaxedSimdSupported() ? `${why}; its relaxed-SIMD form runs` : why;
   return { choice, kernel: 'wasm', reason, module };
 }
 
