@@ -16,12 +16,38 @@ import fc from 'fast-check';
 import { stepRangeKnn } from '../../src/backends/cpu/knn-gather.ts';
 import { WasmKernel } from '../../src/backends/wasm/kernel.ts';
 import { loadWasmModule } from '../../src/backends/wasm/loader.ts';
+import type { ParamsOverride } from '../../src/params/schema.ts';
 import { mergeOverrides, resolveParams } from '../../src/params/validate.ts';
 import { FIELDS, FlockState, type Half } from '../../src/state/layout.ts';
 import { QUIET } from '../helpers.ts';
 import { sortedStep } from '../wasm/sorted.ts';
 import { assertWithinTolerance } from '../wasm/tolerance.ts';
-import { arbCase, firstCase, paramsOf, SEED_TRANSFORMS, secondCase, stateOf } from './knn-cases.ts';
+import {
+  arbCase,
+  type Case,
+  firstCase,
+  paramsOf,
+  SEED_TRANSFORMS,
+  secondCase,
+  stateOf,
+} from './knn-cases.ts';
+
+/**
+ * The property tests' parameters: k nearest (within maxRadius = radiusFrac of the case's largest
+ * side, none when undefined), alignment, cohesion and a flee radius, plus `extra`.
+ */
+function topological(c: Case, k: number, radiusFrac: number | undefined, extra: ParamsOverride = {}) {
+  const maxRadius = radiusFrac === undefined ? 0 : radiusFrac * Math.max(...c.size);
+  const override: ParamsOverride = {
+    neighbours: { kind: 'topological', k, maxRadius },
+    alignment: { weight: 1 },
+    cohesion: { weight: 0.3 },
+    // (0.13: no multiple of the lattice cases' steps, so no prey sits exactly at the flee radius,
+    // where float64 counts it in and float32 out)
+    flee: { radius: 0.13 * Math.min(...c.size), weight: 1 },
+  };
+  return resolveParams(paramsOf(c, mergeOverrides(mergeOverrides({ ...QUIET, dt: 0.1 }, override), extra)));
+}
 
 describe('the WebAssembly kernel’s topological neighbours are the TypeScript kernel’s', () => {
   test('one step on random states, k = 1..16, with and without maxRadius, with predators', async () => {
@@ -35,27 +61,12 @@ describe('the WebAssembly kernel’s topological neighbours are the TypeScript k
         fc.boolean(),
         fc.boolean(),
         (c, k, radiusFrac, order, exclusive, fov) => {
-          const maxRadius = radiusFrac === undefined ? 0 : radiusFrac * Math.max(...c.size);
-          const params = resolveParams(
-            paramsOf(
-              c,
-              mergeOverrides(
-                { ...QUIET, dt: 0.1 },
-                {
-                  neighbours: { kind: 'topological', k, maxRadius },
-                  spatial: { cellOrder: order },
-                  separation: { radius: 0.05 * Math.min(...c.size), weight: 0.5 },
-                  alignment: { weight: 1 },
-                  cohesion: { weight: 0.3 },
-                  steering: { zones: exclusive ? 'exclusive' : 'overlap' },
-                  motion: { fov: fov ? 270 : 360 },
-                  // (0.13: no multiple of the lattice cases' steps, so no prey sits exactly at the flee radius,
-                  // where float64 counts it in and float32 out)
-                  flee: { radius: 0.13 * Math.min(...c.size), weight: 1 },
-                },
-              ),
-            ),
-          );
+          const params = topological(c, k, radiusFrac, {
+            spatial: { cellOrder: order },
+            separation: { radius: 0.05 * Math.min(...c.size), weight: 0.5 },
+            steering: { zones: exclusive ? 'exclusive' : 'overlap' },
+            motion: { fov: fov ? 270 : 360 },
+          });
           const st = stateOf(c);
           const { c: consts, grid, n, scratch } = sortedStep(params, st);
           const js = FlockState.create(st.capacity).front;
@@ -105,23 +116,7 @@ describe('the WebAssembly kernel’s topological neighbours are the TypeScript k
         fc.constantFrom('advanced' as const, ...SEED_TRANSFORMS),
         fc.nat(),
         async (c, k, radiusFrac, transform, seed) => {
-          const maxRadius = radiusFrac === undefined ? 0 : radiusFrac * Math.max(...c.size);
-          const params = resolveParams(
-            paramsOf(
-              c,
-              mergeOverrides(
-                { ...QUIET, dt: 0.1 },
-                {
-                  neighbours: { kind: 'topological', k, maxRadius },
-                  alignment: { weight: 1 },
-                  cohesion: { weight: 0.3 },
-                  // (0.13: no multiple of the lattice cases' steps, so no prey sits exactly at the flee radius,
-                  // where float64 counts it in and float32 out)
-                  flee: { radius: 0.13 * Math.min(...c.size), weight: 1 },
-                },
-              ),
-            ),
-          );
+          const params = topological(c, k, radiusFrac);
           const seeded = await WasmKernel.create(module);
           // the first step writes the seeds (from the state `first`), the second reads them
           const st1 = stateOf(firstCase(c, transform));
