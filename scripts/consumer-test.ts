@@ -136,6 +136,8 @@ interface PageResult {
   isolated: boolean;
   results: Record<string, string>;
   errors: Record<string, string>;
+  /** Each flock's info().kernelReason (examples/vite). */
+  reasons?: Record<string, string>;
   /** The URLs the page had fetched before its Vicsek flocks and at the end (examples/vite). */
   resources?: { beforeModels: string[]; after: string[] };
 }
@@ -603,6 +605,13 @@ try {
         `${r.results['webgpu wgsl']} vs ${node['webgpu wgsl']}`,
       );
       if (name.startsWith('vite')) {
+        // Chromium has relaxed SIMD and Node 20 has not: the wasm hashes above compare the two forms
+        for (const flock of ['cpu wasm', 'workers wasm'])
+          check(
+            `${name}: browser ${flock} runs the relaxed-SIMD form`,
+            /relaxed-SIMD form runs/.test(r.reasons?.[flock] ?? ''),
+            r.reasons?.[flock],
+          );
         // a model's flock from the built bundle: the full kernel's chunk fetched then, not before
         for (const backend of ['cpu', 'workers'])
           check(

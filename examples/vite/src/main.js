@@ -9,6 +9,8 @@ const hex = (h) => h.toString(16).padStart(8, '0');
 const out = document.querySelector('#out');
 const results = {};
 const errors = {};
+// why each flock runs the kernel it runs (info().kernelReason: says when relaxed SIMD is used)
+const reasons = {};
 
 function show(name, text) {
   out.textContent += `${name}: ${text}\n`;
@@ -30,6 +32,7 @@ for (const [backend, kernel] of [
     const f = await createFlock({ ...flock, backend, kernel, threads: 2 });
     await f.step(steps);
     results[name] = hex(f.stateHash());
+    reasons[name] = f.info().kernelReason;
     show(name, `${results[name]} (${f.info().device ?? `${f.info().threads ?? 1} thread(s)`})`);
     await f.dispose();
   } catch (e) {
@@ -67,5 +70,6 @@ window.murmurResult = {
   isolated: globalThis.crossOriginIsolated === true,
   results,
   errors,
+  reasons,
   resources: { beforeModels, after: scripts() },
 };
