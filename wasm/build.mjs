@@ -13,7 +13,7 @@
 //        node wasm/build.mjs --counting  (bench/candidates.ts: the core kernel with wasm/counting.ts's
 //        COUNTING true, into build/murmur-kernel-counting.wasm; nothing embedded)
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import asc from 'assemblyscript/asc';
 import binaryen from 'binaryen';
@@ -50,7 +50,7 @@ async function compile(out, replace) {
           return null;
         }
         // the relaxed operations (wasm/relaxed-sites.mjs); only in the kernel's own files
-        if (resolve(baseDir, name).startsWith(join(root, 'wasm')))
+        if (resolve(baseDir, name).startsWith(join(root, 'wasm') + sep))
           text = text
             .replaceAll('i8x16.swizzle(', 'i8x16.relaxed_swizzle(')
             .replaceAll('v128.bitselect(', 'i32x4.relaxed_laneselect(');

@@ -7,13 +7,7 @@
  */
 import { CpuBackend } from '../../src/backends/cpu/backend.ts';
 import { WasmKernel } from '../../src/backends/wasm/kernel.ts';
-import {
-  fullKernelSites,
-  fullKernelWasmBytes,
-  kernelSites,
-  kernelWasmBytes,
-  runnableKernel,
-} from '../../src/backends/wasm/loader.ts';
+import { kernelSource, runnableKernel } from '../../src/backends/wasm/loader.ts';
 import { relaxedSimdSupported } from '../../src/backends/wasm/relaxed.ts';
 import { kernelVariantFor } from '../../src/backends/wasm/variant.ts';
 import { Flock, type FlockOptions, paramsFromOptions } from '../../src/flock.ts';
@@ -46,8 +40,8 @@ export interface FormsResult {
 
 export async function compareForms(steps = 30, batch = 10): Promise<FormsResult> {
   if (!relaxedSimdSupported()) return { relaxed: false, rows: [] };
-  const core = { bytes: kernelWasmBytes(), sites: kernelSites() };
-  const full = { bytes: await fullKernelWasmBytes(), sites: await fullKernelSites() };
+  const core = await kernelSource('core');
+  const full = await kernelSource('full');
   const rows: FormsResult['rows'] = [];
   for (const [name, options] of CASES) {
     const params = paramsFromOptions(options);

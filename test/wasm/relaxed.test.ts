@@ -6,25 +6,25 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import {
-  fullKernelSites,
-  fullKernelWasmBytes,
-  kernelSites,
-  kernelWasmBytes,
-  runnableKernel,
-} from '../../src/backends/wasm/loader.ts';
+import { kernelSource, loadWasmModule, runnableKernel, runsRelaxed } from '../../src/backends/wasm/loader.ts';
 import { relaxedForm, relaxedSimdSupported } from '../../src/backends/wasm/relaxed.ts';
 // @ts-expect-error: build tooling in plain JavaScript, without types
 import { relaxedSites, simdInstructions } from '../../wasm/relaxed-sites.mjs';
 import { npmTestOnly } from '../helpers.ts';
 import { CASES, compareForms, type FormsResult } from './relaxed-forms.ts';
 
-const kernels = async () => [
-  { name: 'core', bytes: kernelWasmBytes(), sites: kernelSites() },
-  { name: 'full', bytes: await fullKernelWasmBytes(), sites: await fullKernelSites() },
-];
+/** Both kernels as shipped, with the compiler's own relaxed form that wasm/build.mjs wrote beside them. */
+const kernels = async () =>
+  Promise.all(
+    (['core', 'full'] as const).map(async (name) => ({
+      name,
+      ...(await kernelSource(name)),
+      built: new URL(`../../build/murmur-kernel${name === 'core' ? '' : '-full'}`, import.meta.url),
+    })),
+  );
 
 test('the shipped kernels validate without relaxed SIMD; their sites are the padded plain opcodes the generator lists', async () => {
   for (const { name, bytes, sites } of await kernels()) {
@@ -43,9 +43,18 @@ test('the shipped kernels validate without relaxed SIMD; their sites are the pad
 });
 
 test('relaxedForm rewrites exactly the sites, refuses sites of another binary, and runnableKernel keeps the plain bytes when asked', async () => {
-  for (const { name, bytes, sites } of await kernels()) {
+  for (const { name, bytes, sites, built } of await kernels()) {
     const relaxed = relaxedForm(bytes, sites);
     assert.ok(relaxed, name);
+    // where build/ holds this kernel: the rewritten bytes are the compiler's relaxed binary itself
+    if (existsSync(`${built.pathname}.wasm`) && existsSync(`${built.pathname}-relaxed.wasm`)) {
+      assert.deepEqual(
+        bytes,
+        new Uint8Array(readFileSync(`${built.pathname}.wasm`)),
+        `${name}: build/ differs`,
+      );
+      assert.deepEqual(relaxed, new Uint8Array(readFileSync(`${built.pathname}-relaxed.wasm`)), name);
+    }
     const changed: number[] = [];
     for (let i = 0; i < bytes.length; i++) if (bytes[i] !== relaxed[i]) changed.push(i);
     const expected = [...sites.swizzle, ...sites.laneselect].flatMap((s) => [s, s + 1]).sort((a, b) => a - b);
@@ -58,6 +67,8 @@ test('relaxedForm rewrites exactly the sites, refuses sites of another binary, a
     assert.equal(relaxedForm(bytes, { swizzle: sites.swizzle.map((s) => s + 1), laneselect: [] }), null);
     assert.equal(runnableKernel(bytes, sites, false), bytes);
     assert.deepEqual(runnableKernel(bytes, sites, true), relaxed);
+    // the loader compiles the relaxed form exactly where the runtime has relaxed SIMD, and says so
+    assert.equal(runsRelaxed(await loadWasmModule(name)), relaxedSimdSupported(), name);
   }
 });
 

@@ -59,10 +59,14 @@ export function kernelWasmBytes(): Uint8Array<ArrayBuffer> {
 
 /** The full kernel's bytes (also Vicsek, Couzin, topological neighbours): its module loaded on use. */
 export async function fullKernelWasmBytes(): Promise<Uint8Array<ArrayBuffer>> {
-  return (await fullKernel()).bytes;
+  return (await kernelSource('full')).bytes;
 }
 
-async function fullKernel(): Promise<{ bytes: Uint8Array<ArrayBuffer>; sites: RelaxedSites }> {
+/** A kernel as shipped: its (plain) bytes and where they become relaxed SIMD (relaxed.ts). */
+export async function kernelSource(
+  variant: KernelVariant,
+): Promise<{ bytes: Uint8Array<ArrayBuffer>; sites: RelaxedSites }> {
+  if (variant === 'core') return { bytes: kernelWasmBytes(), sites: kernelRelaxedSites() };
   const { fullKernelRelaxedSites, fullKernelWasmBase64 } = await import('./kernel-full-wasm.generated.ts');
   return { bytes: decodeBase64(fullKernelWasmBase64()), sites: fullKernelRelaxedSites() };
 }
@@ -79,14 +83,12 @@ export function runnableKernel(
   return (relaxed && relaxedForm(bytes, sites)) || bytes;
 }
 
-/** The core kernel's relaxed-SIMD sites (relaxed.ts). */
-export function kernelSites(): RelaxedSites {
-  return kernelRelaxedSites();
-}
+/** The modules loadWasmModule compiled in their relaxed form. */
+const relaxedModules = new WeakSet<WebAssembly.Module>();
 
-/** The full kernel's relaxed-SIMD sites (relaxed.ts). */
-export async function fullKernelSites(): Promise<RelaxedSites> {
-  return (await fullKernel()).sites;
+/** Whether loadWasmModule compiled this module in its relaxed-SIMD form (what info() reports). */
+export function runsRelaxed(module: WebAssembly.Module): boolean {
+  return relaxedModules.has(module);
 }
 
 const cached: Record<KernelVariant, Promise<WebAssembly.Module> | null> = { core: null, full: null };
@@ -101,10 +103,11 @@ export function loadWasmModule(variant: KernelVariant = 'full'): Promise<WebAsse
   if (!p) {
     p = (async () => {
       if (!wasmSimdSupported()) throw new Error('this runtime has no WebAssembly SIMD');
-      if (variant === 'core')
-        return WebAssembly.compile(runnableKernel(kernelWasmBytes(), kernelRelaxedSites()));
-      const full = await fullKernel();
-      return WebAssembly.compile(runnableKernel(full.bytes, full.sites));
+      const { bytes, sites } = await kernelSource(variant);
+      const runnable = runnableKernel(bytes, sites);
+      const module = await WebAssembly.compile(runnable);
+      if (runnable !== bytes) relaxedModules.add(module);
+      return module;
     })();
     cached[variant] = p;
     p.catch(() => {

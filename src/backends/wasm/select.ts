@@ -1,7 +1,6 @@
 import { ParamError } from '../../params/validate.ts';
 import type { CpuKernel, KernelChoice } from '../kernels.ts';
-import { loadWasmModule } from './loader.ts';
-import { relaxedSimdSupported } from './relaxed.ts';
+import { loadWasmModule, runsRelaxed } from './loader.ts';
 import type { KernelVariant } from './variant.ts';
 
 // (for the workers backend, which imported them from here before options.ts became their home)
@@ -55,7 +54,7 @@ export async function decideKernel(choice: KernelChoice, variant: KernelVariant)
   const why =
     choice === 'wasm' ? 'kernel "wasm" was asked for' : 'auto chose wasm: WebAssembly SIMD loads here';
   // (the same bytes either way: relaxed.ts)
-  const reason = relaxedSimdSupported() ? `${why}; its relaxed-SIMD form runs` : why;
+  const reason = runsRelaxed(module) ? `${why}; its relaxed-SIMD form runs` : why;
   return { choice, kernel: 'wasm', reason, module };
 }
 
